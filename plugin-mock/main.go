@@ -1,0 +1,195 @@
+// Command plugin-mock is the Go extractor plugin that cgocost measures. It is
+// written with the Falco plugin SDK for Go and built twice by the Makefile:
+// as a c-archive (linked into build/bench) and as a c-shared library (linked
+// into build/bench-shared).
+//
+// Besides the SDK's plugin API symbols it exports a few raw cgo functions
+// (cgocost_*): a no-op with no SDK code on its path (the bare C->Go crossing)
+// and the facts a reader needs to trust a number (Go version, SDK version,
+// the SDK's handle limit, GOMAXPROCS).
+//
+// Keep this file buildable by Go 1.19 (see plugin-mock/go1.19.mod).
+package main
+
+/*
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdint.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"syscall"
+
+	"cgocost/plugin-mock/mock"
+
+	"github.com/falcosecurity/plugin-sdk-go/pkg/cgo"
+	"github.com/falcosecurity/plugin-sdk-go/pkg/sdk"
+	"github.com/falcosecurity/plugin-sdk-go/pkg/sdk/plugins"
+	"github.com/falcosecurity/plugin-sdk-go/pkg/sdk/plugins/extractor"
+	"github.com/falcosecurity/plugin-sdk-go/pkg/sdk/symbols/extract"
+)
+
+const sdkModule = "github.com/falcosecurity/plugin-sdk-go"
+
+// Plugin is one instance of the mock extractor.
+type Plugin struct {
+	plugins.BasePlugin
+	cfg   mock.Config
+	calls uint64
+}
+
+// Info describes the plugin to the SDK.
+func (p *Plugin) Info() *plugins.Info {
+	return &plugins.Info{
+		ID:                  999,
+		Name:                "cgocost-mock",
+		Description:         "cgocost mock extractor: measures the C->Go crossing",
+		Contact:             "cgocost",
+		Version:             "0.1.0",
+		ExtractEventSources: []string{"cgocost"},
+	}
+}
+
+// Init parses the configuration and sets the SDK's process-wide async switch
+// explicitly, every time: the SDK defaults it to on, and a "sync" run that
+// silently runs async is the worst bug cgocost could have.
+func (p *Plugin) Init(config string) error {
+	extract.SetAsync(false)
+	cfg, err := mock.ParseConfig(config)
+	if err != nil {
+		return err
+	}
+	p.cfg = cfg
+	extract.SetAsync(cfg.Async)
+	return nil
+}
+
+// Fields declares the extractable fields; see mock.FieldNames.
+func (p *Plugin) Fields() []sdk.FieldEntry {
+	types := [mock.NumFields]string{"uint64", "uint64", "string", "uint64", "uint64", "uint64", "uint64", "uint64", "uint64"}
+	f := make([]sdk.FieldEntry, mock.NumFields)
+	for i := range f {
+		f[i] = sdk.FieldEntry{
+			Name: mock.FieldNames[i],
+			Type: types[i],
+			Arg:  sdk.FieldEntryArg{IsIndex: true},
+			Desc: "cgocost mock field " + mock.FieldNames[i],
+		}
+	}
+	return f
+}
+
+// Extract serves one field request. It must not allocate on the Go heap for
+// the noop, u64 and str fields: the extraction loop is expected to show no
+// allocations on either side.
+func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
+	p.calls++
+	switch req.FieldID() {
+	case mock.FieldNoop:
+		mock.Spin(p.cfg.ExtraNs)
+	case mock.FieldU64:
+		mock.Spin(p.cfg.ExtraNs)
+		req.SetValue(mock.U64Value(evt.EventNum(), req.ArgIndex()))
+	case mock.FieldStr:
+		mock.Spin(p.cfg.ExtraNs)
+		req.SetValue(mock.StrValue(evt.EventNum(), req.ArgIndex()))
+	case mock.FieldTid:
+		req.SetValue(uint64(syscall.Gettid()))
+	case mock.FieldCPU:
+		req.SetValue(currentCPU())
+	case mock.FieldCalls:
+		req.SetValue(p.calls)
+	case mock.FieldGoMaxProcs:
+		req.SetValue(uint64(runtime.GOMAXPROCS(0)))
+	case mock.FieldAsyncConfigured:
+		v := uint64(0)
+		if extract.Async() {
+			v = 1
+		}
+		req.SetValue(v)
+	case mock.FieldGoAllocs:
+		req.SetValue(goAllocs())
+	}
+	return nil
+}
+
+// currentCPU asks which CPU runs this thread (sched_getcpu(3)). It is a
+// Go->C call of its own, which is why only the untimed verification
+// extractions ask for it.
+func currentCPU() uint64 {
+	cpu := C.sched_getcpu()
+	if cpu < 0 {
+		return ^uint64(0)
+	}
+	return uint64(cpu)
+}
+
+var allocSample = []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
+
+// goAllocs is the number of heap objects the Go runtime has allocated since
+// the process started.
+func goAllocs() uint64 {
+	metrics.Read(allocSample)
+	if allocSample[0].Value.Kind() != metrics.KindUint64 {
+		return ^uint64(0)
+	}
+	return allocSample[0].Value.Uint64()
+}
+
+var (
+	goVersion  = C.CString(runtime.Version())
+	sdkVersion = C.CString(sdkModuleVersion())
+)
+
+// sdkModuleVersion reads the plugin SDK's version from the build information
+// the Go linker embedded, rather than from a constant that could go stale.
+func sdkModuleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	for _, d := range bi.Deps {
+		if d.Path == sdkModule {
+			if d.Replace != nil {
+				return d.Replace.Version
+			}
+			return d.Version
+		}
+	}
+	return "unknown"
+}
+
+//export cgocost_raw_noop
+func cgocost_raw_noop() {}
+
+//export cgocost_raw_tid
+func cgocost_raw_tid() C.uint64_t { return C.uint64_t(syscall.Gettid()) }
+
+//export cgocost_go_version
+func cgocost_go_version() *C.char { return goVersion }
+
+//export cgocost_sdk_version
+func cgocost_sdk_version() *C.char { return sdkVersion }
+
+//export cgocost_max_handle
+func cgocost_max_handle() C.int { return C.int(cgo.MaxHandle) }
+
+//export cgocost_gomaxprocs
+func cgocost_gomaxprocs() C.int { return C.int(runtime.GOMAXPROCS(0)) }
+
+//export cgocost_go_allocs
+func cgocost_go_allocs() C.uint64_t { return C.uint64_t(goAllocs()) }
+
+func init() {
+	plugins.SetFactory(func() plugins.Plugin {
+		p := &Plugin{}
+		extractor.Register(p)
+		return p
+	})
+}
+
+func main() {}
