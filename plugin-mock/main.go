@@ -19,6 +19,7 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -68,35 +69,36 @@ func (p *Plugin) Init(config string) error {
 	return nil
 }
 
-// Fields declares the extractable fields; see mock.FieldNames.
+// Fields declares the extractable fields; see mock.FieldName.
 func (p *Plugin) Fields() []sdk.FieldEntry {
-	types := [mock.NumFields]string{"uint64", "uint64", "string", "uint64", "uint64", "uint64", "uint64", "uint64", "uint64"}
 	f := make([]sdk.FieldEntry, mock.NumFields)
 	for i := range f {
 		f[i] = sdk.FieldEntry{
-			Name: mock.FieldNames[i],
-			Type: types[i],
-			Arg:  sdk.FieldEntryArg{IsIndex: true},
-			Desc: "cgocost mock field " + mock.FieldNames[i],
+			Name: mock.FieldName(i),
+			Type: mock.FieldType(i),
+			Desc: "cgocost mock field",
 		}
 	}
 	return f
 }
 
 // Extract serves one field request. It must not allocate on the Go heap for
-// the noop, u64 and str fields: the extraction loop is expected to show no
-// allocations on either side.
+// the work fields: the extraction loop is expected to show no allocations on
+// either side.
 func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
 	p.calls++
-	switch req.FieldID() {
-	case mock.FieldNoop:
+	id := int(req.FieldID())
+	if kind, lane, ok := mock.SplitWorkField(id); ok {
 		mock.Spin(p.cfg.ExtraNs)
-	case mock.FieldU64:
-		mock.Spin(p.cfg.ExtraNs)
-		req.SetValue(mock.U64Value(evt.EventNum(), req.ArgIndex()))
-	case mock.FieldStr:
-		mock.Spin(p.cfg.ExtraNs)
-		req.SetValue(mock.StrValue(evt.EventNum(), req.ArgIndex()))
+		switch kind {
+		case mock.KindU64:
+			req.SetValue(mock.U64Value(evt.EventNum(), uint64(lane)))
+		case mock.KindStr:
+			req.SetValue(mock.StrValue(evt.EventNum(), uint64(lane)))
+		}
+		return nil
+	}
+	switch id {
 	case mock.FieldTid:
 		req.SetValue(uint64(syscall.Gettid()))
 	case mock.FieldCPU:
@@ -113,6 +115,8 @@ func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
 		req.SetValue(v)
 	case mock.FieldGoAllocs:
 		req.SetValue(goAllocs())
+	default:
+		return fmt.Errorf("cgocost mock: unknown field id %d", id)
 	}
 	return nil
 }
@@ -128,16 +132,25 @@ func currentCPU() uint64 {
 	return uint64(cpu)
 }
 
-var allocSample = []metrics.Sample{{Name: "/gc/heap/allocs:objects"}}
+var allocSamples = []metrics.Sample{
+	{Name: "/gc/heap/allocs:objects"},
+	{Name: "/gc/heap/allocs:bytes"},
+}
 
-// goAllocs is the number of heap objects the Go runtime has allocated since
-// the process started.
-func goAllocs() uint64 {
-	metrics.Read(allocSample)
-	if allocSample[0].Value.Kind() != metrics.KindUint64 {
-		return ^uint64(0)
+// goAllocStats reads how many heap objects (and bytes) the Go runtime has
+// allocated since the process started. Tiny allocations (small pointer-free
+// objects) are counted per 16-byte block, so bytes tell the fuller story.
+func goAllocStats() (objects, bytes uint64) {
+	metrics.Read(allocSamples)
+	if allocSamples[0].Value.Kind() != metrics.KindUint64 || allocSamples[1].Value.Kind() != metrics.KindUint64 {
+		return ^uint64(0), ^uint64(0)
 	}
-	return allocSample[0].Value.Uint64()
+	return allocSamples[0].Value.Uint64(), allocSamples[1].Value.Uint64()
+}
+
+func goAllocs() uint64 {
+	o, _ := goAllocStats()
+	return o
 }
 
 var (
@@ -183,6 +196,12 @@ func cgocost_gomaxprocs() C.int { return C.int(runtime.GOMAXPROCS(0)) }
 
 //export cgocost_go_allocs
 func cgocost_go_allocs() C.uint64_t { return C.uint64_t(goAllocs()) }
+
+//export cgocost_go_alloc_bytes
+func cgocost_go_alloc_bytes() C.uint64_t {
+	_, b := goAllocStats()
+	return C.uint64_t(b)
+}
 
 func init() {
 	plugins.SetFactory(func() plugins.Plugin {

@@ -13,32 +13,72 @@ import (
 	"time"
 )
 
-// Field identifiers, in the order of Fields(). The C driver uses the same
-// numbers (c/plugin_fields.h); a test checks that both agree.
+// Field identifiers. The first ones are the untimed probe fields; from
+// FieldWorkBase on come the work fields, in lanes of three (noop, u64, str):
+// a call that asks for K fields of one work uses lanes 0..K-1. Lanes exist
+// because the SDK keys its result buffers by field identifier: two requests
+// of the same field in one call would share (and overwrite) one result.
+// The C driver uses the same numbers (c/plugin_fields.h); a unit test checks
+// both against the list the plugin declares.
 const (
-	FieldNoop = iota
-	FieldU64
-	FieldStr
-	FieldTid
+	FieldTid = iota
 	FieldCPU
 	FieldCalls
 	FieldGoMaxProcs
 	FieldAsyncConfigured
 	FieldGoAllocs
-	NumFields
+	FieldWorkBase
 )
 
-// FieldNames lists the declared field names, indexed by field identifier.
-var FieldNames = [NumFields]string{
-	"mock.noop",
-	"mock.u64",
-	"mock.str",
-	"mock.tid",
-	"mock.cpu",
-	"mock.calls",
-	"mock.gomaxprocs",
-	"mock.async",
-	"mock.goallocs",
+// MaxLanes is the most work fields of one kind a call can ask for.
+const MaxLanes = 256
+
+// NumFields is the number of declared fields.
+const NumFields = FieldWorkBase + 3*MaxLanes
+
+// Work kinds, in lane order.
+const (
+	KindNoop = iota
+	KindU64
+	KindStr
+)
+
+var probeNames = [FieldWorkBase]string{
+	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
+}
+
+var kindNames = [3]string{"noop", "u64", "str"}
+
+// WorkField is the field identifier of a work kind in a lane.
+func WorkField(kind, lane int) int { return FieldWorkBase + 3*lane + kind }
+
+// SplitWorkField returns the work kind and lane of a work field identifier.
+func SplitWorkField(id int) (kind, lane int, ok bool) {
+	if id < FieldWorkBase || id >= NumFields {
+		return 0, 0, false
+	}
+	return (id - FieldWorkBase) % 3, (id - FieldWorkBase) / 3, true
+}
+
+// FieldName is the declared name of a field: mock.tid ... for the probe
+// fields, mock.<kind>.<lane> for the work fields.
+func FieldName(id int) string {
+	if id >= 0 && id < FieldWorkBase {
+		return probeNames[id]
+	}
+	kind, lane, ok := SplitWorkField(id)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("mock.%s.%d", kindNames[kind], lane)
+}
+
+// FieldType is the declared type of a field.
+func FieldType(id int) string {
+	if kind, _, ok := SplitWorkField(id); ok && kind == KindStr {
+		return "string"
+	}
+	return "uint64"
 }
 
 // Work names accepted in the "work" configuration key.
@@ -99,10 +139,10 @@ func ParseConfig(s string) (Config, error) {
 // event numbers give unrelated-looking values and a stale result is caught.
 const u64Mul = 0x9E3779B97F4A7C15
 
-// U64Value is what mock.u64 returns for an event number and argument index.
-// The C driver computes the same expression to check every value.
-func U64Value(evtnum, argIndex uint64) uint64 {
-	return evtnum*u64Mul + argIndex
+// U64Value is what mock.u64.<lane> returns for an event number. The C
+// driver computes the same expression to check every value.
+func U64Value(evtnum, lane uint64) uint64 {
+	return evtnum*u64Mul + lane
 }
 
 // strValues are the strings mock.str returns; precomputed so that the
@@ -115,10 +155,10 @@ var strValues = func() [16]string {
 	return s
 }()
 
-// StrValue is what mock.str returns for an event number and argument index:
-// "cgocost-<hex digit>", the digit being (evtnum+argIndex) mod 16.
-func StrValue(evtnum, argIndex uint64) string {
-	return strValues[(evtnum+argIndex)&15]
+// StrValue is what mock.str.<lane> returns for an event number:
+// "cgocost-<hex digit>", the digit being (evtnum+lane) mod 16.
+func StrValue(evtnum, lane uint64) string {
+	return strValues[(evtnum+lane)&15]
 }
 
 // Spin burns about ns nanoseconds of CPU on the calling thread: the

@@ -80,3 +80,34 @@ func TestSpinLastsAtLeastAsLong(t *testing.T) {
 		t.Fatalf("Spin(0) took %v", d)
 	}
 }
+
+func TestFieldLayout(t *testing.T) {
+	seen := map[string]bool{}
+	for id := 0; id < NumFields; id++ {
+		n := FieldName(id)
+		if n == "" || seen[n] {
+			t.Fatalf("field %d: name %q empty or repeated", id, n)
+		}
+		seen[n] = true
+	}
+	if FieldName(FieldTid) != "mock.tid" || FieldName(WorkField(KindU64, 0)) != "mock.u64.0" ||
+		FieldName(WorkField(KindStr, 255)) != "mock.str.255" {
+		t.Fatalf("unexpected names: %s %s %s", FieldName(FieldTid), FieldName(WorkField(KindU64, 0)),
+			FieldName(WorkField(KindStr, 255)))
+	}
+	for _, c := range []struct{ kind, lane int }{{KindNoop, 0}, {KindU64, 7}, {KindStr, MaxLanes - 1}} {
+		k, l, ok := SplitWorkField(WorkField(c.kind, c.lane))
+		if !ok || k != c.kind || l != c.lane {
+			t.Errorf("SplitWorkField(WorkField(%d,%d)) = %d,%d,%v", c.kind, c.lane, k, l, ok)
+		}
+	}
+	if _, _, ok := SplitWorkField(FieldGoAllocs); ok {
+		t.Error("a probe field split as a work field")
+	}
+	if _, _, ok := SplitWorkField(NumFields); ok {
+		t.Error("an identifier past the list split as a work field")
+	}
+	if FieldType(WorkField(KindStr, 3)) != "string" || FieldType(WorkField(KindU64, 3)) != "uint64" {
+		t.Error("wrong field types")
+	}
+}

@@ -1,0 +1,254 @@
+/* options.c — getopt_long parsing with strict numbers: every bad input is a
+ * one-line message naming the problem and exit status 2. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	OPT_WORK = 256,
+	OPT_FIELDS,
+	OPT_WARMUP,
+	OPT_EXTRA_NS,
+	OPT_FLOORS,
+	OPT_CPUS,
+};
+
+static const struct option long_options[] = {
+	{"help", no_argument, NULL, 'h'},
+	{"async", no_argument, NULL, 'a'},
+	{"runs", required_argument, NULL, 'r'},
+	{"work", required_argument, NULL, OPT_WORK},
+	{"fields", required_argument, NULL, OPT_FIELDS},
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"extra-ns", required_argument, NULL, OPT_EXTRA_NS},
+	{"floors", no_argument, NULL, OPT_FLOORS},
+	{"cpus", required_argument, NULL, OPT_CPUS},
+	{NULL, 0, NULL, 0},
+};
+
+void options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->n = 10000;
+	o->plugins = 1;
+	o->work = WORK_NOOP;
+	o->fields = 1;
+	o->runs = 10;
+	o->warmup = 10000;
+}
+
+void options_usage(const char *prog, FILE *out)
+{
+	fprintf(out,
+		"usage: %s [options]\n"
+		"Measures what a C host pays to call plugin_extract_fields of a Go plugin\n"
+		"built with the Falco plugin SDK for Go, sync or async.\n"
+		"\n"
+		"  -h, --help          this help\n"
+		"  -a, --async         ask the SDK for async extraction (default: sync)\n"
+		"  -n <number>         timed extraction requests per plugin (default 10000)\n"
+		"  -p <number>         plugins running in parallel, one thread each (default 1)\n"
+		"  -r, --runs <R>      timed batches the -n requests are split into (default 10)\n"
+		"      --work <w>      noop (the pure crossing), u64 or str (checked values)\n"
+		"      --fields <K>    fields per extraction call (default 1)\n"
+		"      --warmup <N>    untimed extractions right before timing (default 10000)\n"
+		"      --extra-ns <ns> busy-loop this long inside each Extract (regression demo)\n"
+		"      --floors        also measure the floors: a C call, the raw C->Go call,\n"
+		"                      a cache-line round trip between two CPUs\n"
+		"      --cpus <list>   pin the calling threads, one CPU each (e.g. 0,1 or 0-1)\n"
+		"\n"
+		"Output: one line per plugin on stdout,\n"
+		"  plugin 1: 251.21 ns/extraction (elapsed time 25121098ns, extractions 100000)\n"
+		"then '#' lines: the aggregate, the machine, the mode in effect (verified),\n"
+		"cold costs, batches, stalls and floors. Warnings go to stderr.\n"
+		"Exit status: 0 success, 2 bad input, 3 a failed run.\n",
+		prog);
+}
+
+/* Strict unsigned decimal: digits only, no sign, no overflow, within [min, max]. */
+static int parse_u64(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *out,
+		     char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long v;
+
+	if (s == NULL || *s == '\0') {
+		snprintf(err, errlen, "%s: missing number", name);
+		return -1;
+	}
+	for (const char *c = s; *c; c++)
+		if (*c < '0' || *c > '9') {
+			if (*c == '-' && c == s)
+				snprintf(err, errlen, "%s: '%s' is negative", name, s);
+			else
+				snprintf(err, errlen, "%s: '%s' is not a whole number", name, s);
+			return -1;
+		}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE) {
+		snprintf(err, errlen, "%s: '%s' is too large", name, s);
+		return -1;
+	}
+	if (v < min) {
+		snprintf(err, errlen, "%s: '%s' must be at least %llu", name, s, (unsigned long long)min);
+		return -1;
+	}
+	if (v > max) {
+		snprintf(err, errlen, "%s: '%s' is too large (at most %llu)", name, s,
+			 (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen)
+{
+	int count = 0;
+	const char *p = s;
+
+	if (s == NULL || *s == '\0') {
+		snprintf(err, errlen, "--cpus: empty CPU list");
+		return -1;
+	}
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = strtol(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtol(p, &end, 10);
+			p = end;
+		}
+		if (a > b || b >= OPT_MAX_CPUS)
+			goto bad;
+		for (long c = a; c <= b; c++) {
+			for (int i = 0; i < count; i++)
+				if (cpus[i] == c) {
+					snprintf(err, errlen, "--cpus: CPU %ld listed twice in '%s'", c, s);
+					return -1;
+				}
+			if (count >= max)
+				goto bad;
+			cpus[count++] = (int)c;
+		}
+		if (*p == ',') {
+			p++;
+			if (*p == '\0')
+				goto bad;
+		} else if (*p != '\0') {
+			goto bad;
+		}
+	}
+	return count;
+bad:
+	snprintf(err, errlen, "--cpus: '%s' is not a CPU list such as 0,1 or 0-3", s);
+	return -1;
+}
+
+enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins,
+				char *err, size_t errlen)
+{
+	uint64_t v;
+	int c;
+	const char *cpus = NULL;
+
+	options_defaults(o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":han:p:r:", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			return PARSE_HELP;
+		case 'a':
+			o->async = 1;
+			break;
+		case 'n':
+			if (parse_u64("-n", optarg, 1, OPT_MAX_N, &o->n, err, errlen))
+				return PARSE_BAD;
+			break;
+		case 'p':
+			if (parse_u64("-p", optarg, 1, OPT_MAX_PLUGINS, &v, err, errlen))
+				return PARSE_BAD;
+			if (v > max_plugins) {
+				snprintf(err, errlen,
+					 "-p: %llu plugins exceed the plugin SDK's handle table (at most %u live instances)",
+					 (unsigned long long)v, max_plugins);
+				return PARSE_BAD;
+			}
+			o->plugins = (uint32_t)v;
+			break;
+		case 'r':
+			if (parse_u64("--runs", optarg, 1, OPT_MAX_RUNS, &v, err, errlen))
+				return PARSE_BAD;
+			o->runs = (uint32_t)v;
+			break;
+		case OPT_WORK:
+			if (work_parse(optarg, &o->work) != 0) {
+				snprintf(err, errlen, "--work: '%s' is not one of noop, u64, str", optarg);
+				return PARSE_BAD;
+			}
+			break;
+		case OPT_FIELDS:
+			if (parse_u64("--fields", optarg, 1, OPT_MAX_FIELDS, &v, err, errlen))
+				return PARSE_BAD;
+			o->fields = (uint32_t)v;
+			break;
+		case OPT_WARMUP:
+			if (parse_u64("--warmup", optarg, 0, OPT_MAX_WARMUP, &o->warmup, err, errlen))
+				return PARSE_BAD;
+			o->warmup_set = 1;
+			break;
+		case OPT_EXTRA_NS:
+			if (parse_u64("--extra-ns", optarg, 0, OPT_MAX_EXTRA_NS, &o->extra_ns, err, errlen))
+				return PARSE_BAD;
+			break;
+		case OPT_FLOORS:
+			o->floors = 1;
+			break;
+		case OPT_CPUS:
+			cpus = optarg;
+			break;
+		case ':':
+			snprintf(err, errlen, "option %s needs an argument", argv[optind - 1]);
+			return PARSE_BAD;
+		default:
+			if (optopt)
+				snprintf(err, errlen, "unknown option -%c", optopt);
+			else
+				snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
+			return PARSE_BAD;
+		}
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return PARSE_BAD;
+	}
+	if (o->runs > o->n) {
+		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
+			 (unsigned long long)o->n, o->runs);
+		return PARSE_BAD;
+	}
+	if (cpus) {
+		o->ncpus = parse_cpu_list(cpus, o->cpus, OPT_MAX_CPUS, err, errlen);
+		if (o->ncpus < 0)
+			return PARSE_BAD;
+		if ((uint32_t)o->ncpus < o->plugins) {
+			snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)",
+				 o->ncpus, o->plugins);
+			return PARSE_BAD;
+		}
+	}
+	return PARSE_OK;
+}

@@ -1,0 +1,49 @@
+/* options.h — the driver's command line, parsed and validated. */
+#ifndef CGOCOST_OPTIONS_H
+#define CGOCOST_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "extractor.h"
+
+#define OPT_MAX_N UINT64_C(10000000000) /* 1e10 extractions per plugin */
+#define OPT_MAX_PLUGINS 4096		/* before the SDK's own, lower limit */
+#define OPT_MAX_FIELDS 256
+#define OPT_MAX_RUNS 100000
+#define OPT_MAX_WARMUP UINT64_C(1000000000)
+#define OPT_MAX_EXTRA_NS UINT64_C(1000000000)
+#define OPT_MAX_CPUS 1024
+
+enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
+
+struct options {
+	uint64_t n;		 /* timed extractions per plugin (-n) */
+	uint32_t plugins;	 /* plugins running in parallel (-p) */
+	int async;		 /* -a: ask the SDK for async extraction */
+	enum work work;		 /* --work */
+	uint32_t fields;	 /* --fields K: fields per extraction call */
+	uint32_t runs;		 /* -r: timed batches the n requests are split into */
+	uint64_t warmup;	 /* --warmup: untimed extractions right before timing */
+	int warmup_set;
+	uint64_t extra_ns;	 /* --extra-ns: calibrated slowdown inside Extract */
+	int floors;		 /* --floors: measure the floors in the same run */
+	int ncpus;		 /* --cpus: how many CPUs were listed (0: no pinning) */
+	int cpus[OPT_MAX_CPUS];
+};
+
+void options_defaults(struct options *o);
+
+/* Parses argv. PARSE_HELP: --help was asked (print usage, exit 0).
+ * PARSE_BAD: err holds a one-line message naming the problem. max_plugins is
+ * the SDK's limit of live plugin instances (read from the plugin). */
+enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins,
+				char *err, size_t errlen);
+
+/* Parses "0,2-3" into cpus; returns the count, or -1 with a message. */
+int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen);
+
+void options_usage(const char *prog, FILE *out);
+
+#endif

@@ -1,0 +1,223 @@
+/* report_text.c — see report_text.h. */
+#include "report_text.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions)
+{
+	fprintf(out, "plugin %u: %.2f ns/extraction (elapsed time %lluns, extractions %llu)\n", index,
+		(double)elapsed_ns / (double)extractions, (unsigned long long)elapsed_ns,
+		(unsigned long long)extractions);
+}
+
+const char *async_not_in_effect_reason(const struct probe *p)
+{
+	if (p->gomaxprocs < 2)
+		return "GOMAXPROCS < 2: the SDK silently falls back to direct C->Go calls "
+		       "(a CPU affinity or quota of one CPU causes this)";
+	if (!p->async_configured)
+		return "the SDK's async switch was off when the plugin started";
+	return "the SDK did not hand the extraction to a worker (reason not reported by the SDK)";
+}
+
+uint32_t batches_stalls(const struct series *s, double *slowest_per_op, double *median_per_op)
+{
+	double *ns = malloc(s->nbatches * sizeof(*ns));
+	double median_ns;
+	uint32_t stalls = 0;
+
+	*slowest_per_op = NAN;
+	*median_per_op = NAN;
+	if (ns == NULL || s->nbatches == 0) {
+		free(ns);
+		return 0;
+	}
+	for (uint32_t i = 0; i < s->nbatches; i++)
+		ns[i] = (double)s->ns[i];
+	median_ns = stats_median(ns, s->nbatches);
+	for (uint32_t i = 0; i < s->nbatches; i++) {
+		double per = series_batch_per_op(s, i);
+		if (isnan(*slowest_per_op) || per > *slowest_per_op)
+			*slowest_per_op = per;
+		if (ns[i] >= median_ns + STALL_EXCESS_NS)
+			stalls++;
+		ns[i] = per;
+	}
+	*median_per_op = stats_median(ns, s->nbatches);
+	free(ns);
+	return stalls;
+}
+
+int spinning_threads(const struct report *rep)
+{
+	int async = 0;
+	for (uint32_t i = 0; i < rep->r->nplugins; i++)
+		async |= rep->r->plugins[i].async_in_effect;
+	return (int)rep->r->nplugins + (async ? rep->async_workers : 0);
+}
+
+static int all_same_mode(const struct run *r, int *mode)
+{
+	*mode = r->plugins[0].async_in_effect;
+	for (uint32_t i = 1; i < r->nplugins; i++)
+		if (r->plugins[i].async_in_effect != *mode)
+			return 0;
+	return 1;
+}
+
+static double series_median_per_op(const struct series *s)
+{
+	double slowest, median;
+	batches_stalls(s, &slowest, &median);
+	return median;
+}
+
+static void report_floors(FILE *out, const struct report *rep, double sync_med, double async_med)
+{
+	const struct floors *f = rep->f;
+	double c = series_median_per_op(&f->c_call);
+	double g = series_median_per_op(&f->go_raw);
+
+	fprintf(out, "# floors (same loop and clock, %llu calls in %u batches, median batch):\n",
+		(unsigned long long)f->c_call.total_ops, f->c_call.nbatches);
+	fprintf(out, "#   C call through a pointer        %10.2f ns\n", c);
+	fprintf(out, "#   C->Go raw //export no-op        %10.2f ns   (first call on a new C thread: %.1f us)\n",
+		g, (double)f->go_raw_cold_ns / 1e3);
+	if (f->handoff_measured)
+		fprintf(out, "#   cache-line round trip CPU %d<->%d %8.2f ns\n", f->cpu_a, f->cpu_b,
+			series_median_per_op(&f->handoff));
+	else
+		fprintf(out, "#   cache-line round trip            not measured: %s\n", f->handoff_why);
+	if (!isnan(sync_med))
+		fprintf(out, "# reading: sync %.2f ns = raw crossing %.2f ns + SDK dispatch and Extract %.2f ns\n",
+			sync_med, g, sync_med - g);
+	if (!isnan(async_med) && f->handoff_measured) {
+		double h = series_median_per_op(&f->handoff);
+		fprintf(out, "# reading: async %.2f ns = %.2fx the round-trip floor %.2f ns\n", async_med,
+			async_med / h, h);
+	}
+}
+
+void report_text(FILE *out, const struct report *rep)
+{
+	const struct options *o = rep->o;
+	const struct run *r = rep->r;
+	const struct plugin_info *pi = rep->pi;
+	uint64_t total = 0;
+	int mode;
+	double sync_med = NAN, async_med = NAN;
+
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		const struct plugin_run *p = &r->plugins[i];
+		report_seed_line(out, p->index, p->batches.total_ns, p->batches.total_ops);
+		total += p->batches.total_ops;
+	}
+	fprintf(out, "# aggregate: %u plugin%s, %.4g extractions/s, wall time %.3f ms\n", r->nplugins,
+		r->nplugins == 1 ? "" : "s", (double)total / ((double)r->wall_ns / 1e9),
+		(double)r->wall_ns / 1e6);
+	fprintf(out, "# machine: %s, %d online CPUs (%d allowed), Linux %s %s\n", rep->m->cpu_model,
+		rep->m->online_cpus, rep->m->allowed_cpus, rep->m->kernel, rep->m->arch);
+	fprintf(out, "# plugin: %s (plugin_init in %s), %s, plugin-sdk-go %s, GOMAXPROCS=%d, SDK handle limit %d\n",
+		pi->lib_kind, pi->lib_path, pi->go_version, pi->sdk_version,
+		(int)r->plugins[0].before.gomaxprocs, pi->max_handle);
+	if (all_same_mode(r, &mode)) {
+		fprintf(out, "# mode: %s requested, %s in effect (verified: Extract ran on %s)\n",
+			o->async ? "async" : "sync", mode ? "async" : "sync",
+			mode ? "another thread than the caller's" : "the calling thread");
+	} else {
+		fprintf(out, "# mode: %s requested, in effect per plugin (verified) below\n",
+			o->async ? "async" : "sync");
+	}
+	if (o->async && !r->plugins[0].async_in_effect)
+		fprintf(out, "# async not in effect: %s\n", async_not_in_effect_reason(&r->plugins[0].before));
+	fprintf(out, "# work: %s, %u field%s per call, %u batches of ~%llu, warm-up %llu\n", work_name(o->work),
+		o->fields, o->fields == 1 ? "" : "s", o->runs, (unsigned long long)(o->n / o->runs),
+		(unsigned long long)o->warmup);
+	if (o->extra_ns)
+		fprintf(out, "# extra cost: %llu ns busy loop inside every Extract (--extra-ns)\n",
+			(unsigned long long)o->extra_ns);
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		const struct plugin_run *p = &r->plugins[i];
+		double slowest, median;
+		uint32_t stalls = batches_stalls(&p->batches, &slowest, &median);
+		char pin[32];
+
+		if (p->pinned_cpu >= 0)
+			snprintf(pin, sizeof(pin), "pinned to CPU %d", p->pinned_cpu);
+		else
+			snprintf(pin, sizeof(pin), "not pinned");
+		fprintf(out, "# plugin %u: %s; caller thread %d on CPU %d..%d (%s); Extract on thread %llu CPU %llu\n",
+			p->index, p->async_in_effect ? "async" : "sync", (int)p->caller_tid,
+			p->caller_cpu_first, p->caller_cpu_last, pin, (unsigned long long)p->after.tid,
+			(unsigned long long)p->after.cpu);
+		fprintf(out, "# plugin %u: cold %.1f us; batches median %.2f ns/extraction, slowest %.2f, stalls %u of %u\n",
+			p->index, (double)p->cold_ns / 1e3, median, slowest, stalls, p->batches.nbatches);
+		if (p->async_in_effect)
+			async_med = isnan(async_med) ? median : async_med;
+		else
+			sync_med = isnan(sync_med) ? median : sync_med;
+	}
+	{
+		double requests = (double)total;
+		double callers = 0;
+		uint64_t vol = 0, invol = 0;
+		int64_t mig = 0;
+		for (uint32_t i = 0; i < r->nplugins; i++) {
+			callers += (double)r->plugins[i].noise.thread_cpu_ns;
+			vol += r->plugins[i].noise.vol_switches;
+			invol += r->plugins[i].noise.invol_switches;
+			if (mig >= 0)
+				mig = r->plugins[i].noise.migrations < 0 ? -1 : mig + r->plugins[i].noise.migrations;
+		}
+		fprintf(out, "# cpu: %.2f cpu-ns/extraction (callers %.2f, other threads %.2f)\n",
+			(double)r->process_cpu_ns / requests, callers / requests,
+			((double)r->process_cpu_ns - callers) / requests);
+		char steal[32], migs[32];
+		if (r->steal_ticks < 0)
+			snprintf(steal, sizeof(steal), "unknown");
+		else
+			snprintf(steal, sizeof(steal), "%.1f ms",
+				 (double)r->steal_ticks * 1000.0 / (double)r->clock_ticks);
+		if (mig < 0)
+			snprintf(migs, sizeof(migs), "unknown");
+		else
+			snprintf(migs, sizeof(migs), "%lld", (long long)mig);
+		fprintf(out, "# noise: steal %s, context switches per 1000 requests %.3f voluntary + %.3f involuntary, caller migrations %s\n",
+			steal, 1000.0 * (double)vol / requests, 1000.0 * (double)invol / requests, migs);
+	}
+	{
+		fprintf(out, "# go allocations: %llu objects, %llu bytes over the timed batches, all threads (%.3f objects, %.1f bytes per extraction)\n",
+			(unsigned long long)r->go_allocs, (unsigned long long)r->go_alloc_bytes,
+			(double)r->go_allocs / (double)total, (double)r->go_alloc_bytes / (double)total);
+	}
+	if (rep->f)
+		report_floors(out, rep, sync_med, async_med);
+}
+
+void report_warnings(FILE *err, const struct report *rep)
+{
+	const struct run *r = rep->r;
+	int spin = spinning_threads(rep);
+	uint32_t stalls = 0, batches = 0;
+
+	if (spin > rep->m->online_cpus)
+		fprintf(err,
+			"warning: this run spins %d threads (%u callers%s) on %d online CPUs: it measures the scheduler as much as the crossing; use fewer plugins or sync\n",
+			spin, r->nplugins, spin > (int)r->nplugins ? " + the SDK's async workers" : "",
+			rep->m->online_cpus);
+	if (rep->o->async && !r->plugins[0].async_in_effect)
+		fprintf(err, "warning: async was requested but is not in effect: %s\n",
+			async_not_in_effect_reason(&r->plugins[0].before));
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		double slowest, median;
+		stalls += batches_stalls(&r->plugins[i].batches, &slowest, &median);
+		batches += r->plugins[i].batches.nbatches;
+	}
+	if (stalls)
+		fprintf(err,
+			"warning: %u of %u batches stalled (1 ms or more slower than the median batch): an async worker slept or a thread was descheduled; compare the slowest batch with the median\n",
+			stalls, batches);
+}

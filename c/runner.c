@@ -1,0 +1,308 @@
+/* runner.c — see runner.h. */
+#include "runner.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "sysinfo.h"
+
+struct shared {
+	const struct options *o;
+	pthread_mutex_t gate_mu;  /* start gate: main opens it once every thread exists */
+	pthread_cond_t gate_cv;
+	int gate;		  /* 0 closed, 1 go, -1 abort (a thread could not be created) */
+	pthread_barrier_t finish; /* every thread done timing (sleeping wait) */
+	_Atomic uint32_t warm;	  /* spin barrier: warm-up done, timing starts */
+	uint64_t window_start_ns, window_end_ns;
+	uint64_t cpu_start_ns, cpu_end_ns;
+	uint64_t allocs_start, allocs_end, bytes_start, bytes_end;
+	int64_t steal_start, steal_end;
+};
+
+struct job {
+	struct shared *sh;
+	struct extractor *x;
+	struct plugin_run *pr;
+	uint32_t rank;
+};
+
+static uint64_t cpu_clock_ns(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Machine-wide steal ticks from the first line of /proc/stat; -1 if unknown. */
+static int64_t steal_ticks(void)
+{
+	unsigned long long v[8];
+	FILE *f = fopen("/proc/stat", "r");
+	int n;
+
+	if (f == NULL)
+		return -1;
+	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+		   &v[4], &v[5], &v[6], &v[7]);
+	fclose(f);
+	return n == 8 ? (int64_t)v[7] : -1;
+}
+
+/* se.nr_migrations of the calling thread; -1 if the kernel does not say. */
+static int64_t thread_migrations(void)
+{
+	char line[256];
+	int64_t v = -1;
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "se.nr_migrations", 16) == 0) {
+			char *colon = strchr(line, ':');
+			if (colon)
+				v = strtoll(colon + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
+{
+	pr->failed = 1;
+	if (status == EXTRACT_WRONG_VALUE)
+		snprintf(pr->error, sizeof(pr->error),
+			 "plugin %u: %s extraction of event %llu returned a wrong or missing value",
+			 pr->index, what, (unsigned long long)evtnum);
+	else
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s extraction of event %llu failed: %s",
+			 pr->index, what, (unsigned long long)evtnum,
+			 status == EXTRACT_FAILED ? "plugin_extract_fields returned failure" : "unknown");
+}
+
+static void spin_barrier(_Atomic uint32_t *count, uint32_t n)
+{
+	atomic_fetch_add(count, 1);
+	while (atomic_load(count) < n)
+		;
+}
+
+static void *plugin_thread(void *arg)
+{
+	struct job *j = arg;
+	struct shared *sh = j->sh;
+	const struct options *o = sh->o;
+	struct plugin_run *pr = j->pr;
+	struct extractor *x = j->x;
+	struct rusage ru0, ru1;
+	uint64_t evt = 0, t0, cpu0;
+	int64_t mig0;
+	int st = EXTRACT_OK;
+	int dead = 0;
+
+	pr->caller_tid = thread_id();
+	if (pr->pinned_cpu >= 0 && pin_to_cpu(pr->pinned_cpu) != 0) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: cannot pin the caller to CPU %d",
+			 pr->index, pr->pinned_cpu);
+		dead = 1;
+	}
+	pthread_mutex_lock(&sh->gate_mu);
+	while (sh->gate == 0)
+		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	pthread_mutex_unlock(&sh->gate_mu);
+	if (sh->gate < 0)
+		return NULL;
+
+	if (!dead) {
+		/* cold: the first call of this new C thread, timed alone */
+		t0 = now_ns();
+		st = extractor_extract(x, evt);
+		pr->cold_ns = now_ns() - t0;
+		if (st != EXTRACT_OK) {
+			fail(pr, "cold", evt, st);
+			dead = 1;
+		}
+		evt++;
+	}
+	if (!dead && extractor_probe(x, &pr->before, pr->error, sizeof(pr->error)) != 0) {
+		pr->failed = 1;
+		dead = 1;
+	}
+	for (uint64_t i = 0; !dead && i < run_warmup(o); i++, evt++) {
+		st = extractor_extract(x, evt);
+		if (st != EXTRACT_OK) {
+			fail(pr, "warm-up", evt, st);
+			dead = 1;
+		}
+	}
+
+	/* all callers start timing together; the wait spins, so no caller (and
+	 * no async worker) goes to sleep right before its first timed batch */
+	spin_barrier(&sh->warm, o->plugins);
+	if (j->rank == 0) {
+		sh->steal_start = steal_ticks();
+		sh->allocs_start = cgocost_go_allocs();
+		sh->bytes_start = cgocost_go_alloc_bytes();
+		sh->cpu_start_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		sh->window_start_ns = now_ns();
+	}
+	mig0 = thread_migrations();
+	getrusage(RUSAGE_THREAD, &ru0);
+	pr->caller_cpu_first = current_cpu();
+	cpu0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	for (uint32_t b = 0; !dead && b < pr->batches.nbatches; b++) {
+		uint64_t end = evt + pr->batches.ops[b];
+		t0 = now_ns();
+		for (; evt < end; evt++) {
+			st = extractor_extract(x, evt);
+			if (__builtin_expect(st != EXTRACT_OK, 0))
+				break;
+		}
+		series_add(&pr->batches, b, now_ns() - t0);
+		if (evt != end) {
+			fail(pr, "timed", evt, st);
+			dead = 1;
+		}
+	}
+	pr->noise.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
+	pr->caller_cpu_last = current_cpu();
+	getrusage(RUSAGE_THREAD, &ru1);
+	pr->noise.vol_switches = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw);
+	pr->noise.invol_switches = (uint64_t)(ru1.ru_nivcsw - ru0.ru_nivcsw);
+	{
+		int64_t mig1 = thread_migrations();
+		pr->noise.migrations = mig0 >= 0 && mig1 >= 0 ? mig1 - mig0 : -1;
+	}
+	{
+		uint64_t end_ns = now_ns();
+		/* the window ends when the last caller ends */
+		uint64_t prev = __atomic_load_n(&sh->window_end_ns, __ATOMIC_RELAXED);
+		while (end_ns > prev &&
+		       !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0,
+						    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			;
+	}
+	pthread_barrier_wait(&sh->finish);
+	if (j->rank == 0) {
+		sh->cpu_end_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		sh->allocs_end = cgocost_go_allocs();
+		sh->bytes_end = cgocost_go_alloc_bytes();
+		sh->steal_end = steal_ticks();
+	}
+
+	if (!dead) {
+		if (extractor_probe(x, &pr->after, pr->error, sizeof(pr->error)) != 0) {
+			pr->failed = 1;
+			return NULL;
+		}
+		uint64_t want = (run_warmup(o) + o->n) * o->fields + PROBE_FIELDS;
+		if (pr->after.calls - pr->before.calls != want) {
+			pr->failed = 1;
+			snprintf(pr->error, sizeof(pr->error),
+				 "plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
+				 pr->index, (unsigned long long)(pr->after.calls - pr->before.calls),
+				 (unsigned long long)want);
+			return NULL;
+		}
+		int before = pr->before.tid != (uint64_t)pr->caller_tid;
+		int after = pr->after.tid != (uint64_t)pr->caller_tid;
+		if (before != after) {
+			pr->failed = 1;
+			snprintf(pr->error, sizeof(pr->error),
+				 "plugin %u: the extraction mode changed during the run (Extract on thread %llu, then %llu; caller %d)",
+				 pr->index, (unsigned long long)pr->before.tid,
+				 (unsigned long long)pr->after.tid, (int)pr->caller_tid);
+			return NULL;
+		}
+		pr->async_in_effect = after;
+	}
+	return NULL;
+}
+
+uint64_t run_warmup(const struct options *o)
+{
+	return o->warmup;
+}
+
+int run_extraction(const struct options *o, struct extractor *xs, struct run *r, char *err,
+		   size_t errlen)
+{
+	struct shared sh;
+	struct job *jobs;
+	pthread_t *threads;
+	uint32_t started = 0;
+
+	memset(r, 0, sizeof(*r));
+	memset(&sh, 0, sizeof(sh));
+	sh.o = o;
+	r->nplugins = o->plugins;
+	r->clock_ticks = sysconf(_SC_CLK_TCK);
+	r->plugins = calloc(o->plugins, sizeof(*r->plugins));
+	jobs = calloc(o->plugins, sizeof(*jobs));
+	threads = calloc(o->plugins, sizeof(*threads));
+	if (r->plugins == NULL || jobs == NULL || threads == NULL) {
+		snprintf(err, errlen, "out of memory for %u plugins", o->plugins);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < o->plugins; i++) {
+		struct plugin_run *pr = &r->plugins[i];
+		pr->index = i + 1;
+		pr->pinned_cpu = o->ncpus ? o->cpus[i] : -1;
+		if (series_init(&pr->batches, o->n, o->runs) != 0) {
+			snprintf(err, errlen, "out of memory for %u batches", o->runs);
+			goto fail;
+		}
+		jobs[i] = (struct job){.sh = &sh, .x = &xs[i], .pr = pr, .rank = i};
+	}
+	pthread_mutex_init(&sh.gate_mu, NULL);
+	pthread_cond_init(&sh.gate_cv, NULL);
+	pthread_barrier_init(&sh.finish, NULL, o->plugins);
+	for (; started < o->plugins; started++)
+		if (pthread_create(&threads[started], NULL, plugin_thread, &jobs[started]) != 0)
+			break;
+	/* open the gate, or tell the threads that exist to leave */
+	pthread_mutex_lock(&sh.gate_mu);
+	sh.gate = started == o->plugins ? 1 : -1;
+	pthread_cond_broadcast(&sh.gate_cv);
+	pthread_mutex_unlock(&sh.gate_mu);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_barrier_destroy(&sh.finish);
+	pthread_cond_destroy(&sh.gate_cv);
+	pthread_mutex_destroy(&sh.gate_mu);
+	if (started < o->plugins) {
+		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, o->plugins);
+		goto fail;
+	}
+	r->wall_ns = sh.window_end_ns - sh.window_start_ns;
+	r->process_cpu_ns = sh.cpu_end_ns - sh.cpu_start_ns;
+	r->go_allocs = sh.allocs_end - sh.allocs_start;
+	r->go_alloc_bytes = sh.bytes_end - sh.bytes_start;
+	r->steal_ticks = sh.steal_start >= 0 && sh.steal_end >= 0 ? sh.steal_end - sh.steal_start : -1;
+	free(jobs);
+	free(threads);
+	return 0;
+fail:
+	free(jobs);
+	free(threads);
+	run_free(r);
+	return -1;
+}
+
+void run_free(struct run *r)
+{
+	if (r->plugins)
+		for (uint32_t i = 0; i < r->nplugins; i++)
+			series_free(&r->plugins[i].batches);
+	free(r->plugins);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,56 @@
+/* runner.h — the extraction loop: -p plugin threads started together, each
+ * timing its -n requests in batches, with the cold call, the warm-up, the
+ * probes that verify which thread ran Extract, and the noise it suffered. */
+#ifndef CGOCOST_RUNNER_H
+#define CGOCOST_RUNNER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "extractor.h"
+#include "options.h"
+#include "series.h"
+
+struct noise {
+	uint64_t thread_cpu_ns;	 /* CPU time of the caller over its timed batches */
+	uint64_t vol_switches;	 /* voluntary context switches of the caller */
+	uint64_t invol_switches; /* involuntary context switches of the caller */
+	int64_t migrations;	 /* CPU migrations of the caller, -1 if unknown */
+};
+
+struct plugin_run {
+	uint32_t index; /* 1-based, as printed */
+	struct series batches;
+	uint64_t cold_ns;	     /* the first extraction of this thread, alone */
+	pid_t caller_tid;
+	int caller_cpu_first, caller_cpu_last;
+	int pinned_cpu;		     /* -1 when not pinned */
+	struct probe before, after;  /* untimed probes around warm-up and batches */
+	int async_in_effect;	     /* Extract ran on another thread than the caller */
+	struct noise noise;
+	int failed;
+	char error[256];
+};
+
+struct run {
+	uint32_t nplugins;
+	struct plugin_run *plugins;
+	uint64_t wall_ns;	  /* from the common start of timing to the last end */
+	uint64_t process_cpu_ns;  /* process CPU time over the same window */
+	uint64_t go_allocs;	  /* Go heap objects allocated process-wide over the window */
+	uint64_t go_alloc_bytes;  /* and their bytes */
+	int64_t steal_ticks;	  /* machine-wide steal time over the window, -1 if unknown */
+	long clock_ticks;	  /* USER_HZ, to turn ticks into time */
+};
+
+/* Runs the extraction loop on xs[0..o->plugins). Returns 0, or -1 when a
+ * thread could not even start (error in err). Per-plugin failures are in
+ * r->plugins[i].failed. */
+int run_extraction(const struct options *o, struct extractor *xs, struct run *r, char *err,
+		   size_t errlen);
+void run_free(struct run *r);
+
+/* Warm-up extractions the options imply (explicit, or the default). */
+uint64_t run_warmup(const struct options *o);
+
+#endif

@@ -1,0 +1,26 @@
+/* sysinfo.h — facts about the machine and the calling thread. */
+#ifndef CGOCOST_SYSINFO_H
+#define CGOCOST_SYSINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct machine {
+	char cpu_model[128];
+	char kernel[128];
+	char arch[72];
+	int online_cpus;
+	int allowed_cpus;	  /* CPUs in this process's affinity mask */
+	int allowed[1024];	  /* their numbers, ascending */
+};
+
+int machine_read(struct machine *m);
+int machine_cpu_allowed(const struct machine *m, int cpu);
+
+pid_t thread_id(void);
+int current_cpu(void);
+/* Pins the calling thread to one CPU; 0 or -1 with errno. */
+int pin_to_cpu(int cpu);
+
+#endif

@@ -1,0 +1,13 @@
+# cmocka unit tests: tests/unit/test_<name>.c, each linked with every driver
+# object (not main.o) and the c-archive, so a test can call any C piece.
+
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(DRIVER_OBJS) $(DRIVER_HDRS) $(BUILD)/libmock.a
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CFLAGS) -o $@ $< $(DRIVER_OBJS) $(BUILD)/libmock.a $(LDLIBS) $(CMOCKA_LIBS)
+
+test-unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

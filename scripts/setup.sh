@@ -1,0 +1,23 @@
+#!/bin/sh
+# Installs what cgocost needs on a fresh Debian 12 machine: Debian packages
+# through apt-get (only those missing, so a set-up machine costs nothing) and
+# the Go modules pinned in go.mod/go.sum through the module proxy.
+set -eu
+
+PKGS="gcc make pkg-config jq libcmocka-dev libjansson-dev libmongocrypt-dev \
+golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing Debian packages:$missing" >&2
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+	$SUDO apt-get update -q >/dev/null
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+
+GO="${GO:-go}"
+"$GO" mod download
