@@ -85,6 +85,21 @@ static int has_nan(const double *x, size_t n)
     return 0;
 }
 
+double stats_median_inplace(double *x, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double hi = stats_select(x, n, n / 2);
+    if (n % 2)
+        return hi;
+    /* the lower middle is the largest value left of index n/2 */
+    double lo = x[0];
+    for (size_t i = 1; i < n / 2; i++)
+        if (x[i] > lo)
+            lo = x[i];
+    return lo + 0.5 * (hi - lo);
+}
+
 double stats_median(const double *x, size_t n)
 {
     if (n == 0 || has_nan(x, n))
@@ -93,16 +108,7 @@ double stats_median(const double *x, size_t n)
     if (!tmp)
         return NAN;
     memcpy(tmp, x, n * sizeof *tmp);
-    double hi = stats_select(tmp, n, n / 2);
-    double m = hi;
-    if (n % 2 == 0) {
-        /* the lower middle is the largest value left of index n/2 */
-        double lo = tmp[0];
-        for (size_t i = 1; i < n / 2; i++)
-            if (tmp[i] > lo)
-                lo = tmp[i];
-        m = lo + 0.5 * (hi - lo);
-    }
+    double m = stats_median_inplace(tmp, n);
     free(tmp);
     return m;
 }
@@ -368,15 +374,22 @@ double stats_rng_uniform(stats_rng *r)
     return (double)(stats_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* Lemire's multiply-shift: the high word of x * n is uniform in [0, n) once
+ * the low words below 2^64 mod n are rejected; the division that computes
+ * that bound only runs when a low word falls below n. */
 size_t stats_rng_below(stats_rng *r, size_t n)
 {
     if (n == 0)
         return 0;
     uint64_t m = (uint64_t)n;
-    uint64_t rem = (UINT64_MAX % m + 1) % m; /* 2^64 mod m */
-    uint64_t x;
-    do
-        x = stats_rng_next(r);
-    while (x > UINT64_MAX - rem);
-    return (size_t)(x % m);
+    unsigned __int128 prod = (unsigned __int128)stats_rng_next(r) * m;
+    uint64_t low = (uint64_t)prod;
+    if (low < m) {
+        uint64_t bound = (0 - m) % m; /* 2^64 mod m */
+        while (low < bound) {
+            prod = (unsigned __int128)stats_rng_next(r) * m;
+            low = (uint64_t)prod;
+        }
+    }
+    return (size_t)(prod >> 64);
 }

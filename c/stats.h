@@ -71,4 +71,7 @@ void stats_sort(double *x, size_t n);
 /* The k-th smallest (0-based) of x[0..n), partially reordering x; k < n. */
 double stats_select(double *x, size_t n, size_t k);
 
+/* Median of x[0..n), partially reordering x (no allocation); NAN if n == 0. */
+double stats_median_inplace(double *x, size_t n);
+
 #endif

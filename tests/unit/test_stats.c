@@ -205,6 +205,17 @@ static void test_outliers(void **state)
     assert_int_equal(s.low_mild, 1);
     assert_int_equal(s.high_mild, 1);
     assert_int_equal(s.high_severe, 0);
+
+    /* the low side on its fences: -13.75 is beyond the mild fence only, -5.5
+     * is no outlier */
+    const double z[] = { 6, 24.75, 2, -5.5, 9, 4, 16.5, 3, -13.75, 7, 5, 8 };
+    assert_int_equal(stats_summarize(z, 12, &s), 0);
+    assert_close(s.q1, 2.75, EPS);
+    assert_close(s.q3, 8.25, EPS);
+    assert_int_equal(s.low_severe, 0);
+    assert_int_equal(s.low_mild, 1);
+    assert_int_equal(s.high_mild, 1);
+    assert_int_equal(s.high_severe, 0);
 }
 
 /* Brute force: enumerate every way to pick which na of the N = na+nb ranks
