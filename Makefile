@@ -88,5 +88,15 @@ $(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a
 $(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.so
 	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
+# Go: formatting, vet, and the plugin's own tests.
+test-go:
+	@test -z "$$(gofmt -l plugin-mock tests go 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l plugin-mock tests go; exit 1; }
+	$(GOCMD) vet ./plugin-mock/... ./tests/...
+	$(GOCMD) test -count=1 ./plugin-mock/...
+
+# End to end: both executables in every mode, exit codes, bad input.
+test-integration: $(BUILD)/bench $(BUILD)/bench-shared
+	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/integration/...
+
 clean:
 	rm -rf build

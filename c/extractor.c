@@ -25,7 +25,13 @@ int work_parse(const char *s, enum work *w)
 
 int plugin_config_format(const struct plugin_config *c, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "{\"async\":%s,\"work\":\"%s\",\"extra_ns\":%llu}",
+	int n;
+
+	if (c->raw) {
+		n = snprintf(buf, len, "%s", c->raw);
+		return n < 0 || (size_t)n >= len ? -1 : 0;
+	}
+	n = snprintf(buf, len, "{\"async\":%s,\"work\":\"%s\",\"extra_ns\":%llu}",
 			 c->async ? "true" : "false", work_name(c->work),
 			 (unsigned long long)c->extra_ns);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
@@ -73,7 +79,7 @@ static void event_build(unsigned char *buf, size_t cap)
 int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t nfields,
 		   char *err, size_t errlen)
 {
-	char config[256];
+	char config[1100];
 	ss_plugin_init_input init;
 	ss_plugin_rc rc = SS_PLUGIN_FAILURE;
 	enum mock_kind kind = c->work == WORK_U64 ? KIND_U64 : c->work == WORK_STR ? KIND_STR : KIND_NOOP;
@@ -121,8 +127,10 @@ int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t 
 	if (rc != SS_PLUGIN_SUCCESS) {
 		const char *e = x->s ? plugin_get_last_error(x->s) : NULL;
 		snprintf(err, errlen, "plugin_init(%s) failed: %s", config, e ? e : "no error message");
-		if (x->s)
-			plugin_destroy(x->s);
+		/* The plugin API lets a host destroy a failed state, but SDK v0.8.3
+		 * then runs its async stop hook for a handle that never started
+		 * async and panics once any earlier init succeeded. The failed
+		 * handle is left alone: one of 255 slots, and the run ends here. */
 		x->s = NULL;
 		free(x->fields);
 		free(x->names);

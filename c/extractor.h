@@ -20,6 +20,7 @@ struct plugin_config {
 	int async;	  /* ask the SDK for async extraction */
 	enum work work;	  /* what each timed field returns */
 	uint64_t extra_ns; /* calibrated slowdown inside Extract */
+	const char *raw;   /* when set, the init string passed verbatim */
 };
 
 /* Formats the JSON init configuration the mock plugin reads. */

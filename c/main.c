@@ -94,7 +94,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: out of memory for %u plugins\n", prog, o.plugins);
 		return EXIT_RUN_FAILED;
 	}
-	pc = (struct plugin_config){.async = o.async, .work = o.work, .extra_ns = o.extra_ns};
+	pc = (struct plugin_config){
+		.async = o.async, .work = o.work, .extra_ns = o.extra_ns, .raw = o.plugin_config};
 	/* one at a time: the SDK does not allow concurrent plugin_init */
 	for (uint32_t i = 0; i < o.plugins; i++)
 		if (extractor_open(&xs[i], &pc, o.fields, err, sizeof(err)) != 0) {

@@ -29,6 +29,7 @@ struct options {
 	int warmup_set;
 	uint64_t extra_ns;	 /* --extra-ns: calibrated slowdown inside Extract */
 	int floors;		 /* --floors: measure the floors in the same run */
+	const char *plugin_config; /* --plugin-config: init string passed verbatim */
 	int ncpus;		 /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
 };

@@ -90,11 +90,15 @@ func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
 	id := int(req.FieldID())
 	if kind, lane, ok := mock.SplitWorkField(id); ok {
 		mock.Spin(p.cfg.ExtraNs)
+		evtnum := evt.EventNum()
+		if p.cfg.Corrupt(p.calls) {
+			evtnum++
+		}
 		switch kind {
 		case mock.KindU64:
-			req.SetValue(mock.U64Value(evt.EventNum(), uint64(lane)))
+			req.SetValue(mock.U64Value(evtnum, uint64(lane)))
 		case mock.KindStr:
-			req.SetValue(mock.StrValue(evt.EventNum(), uint64(lane)))
+			req.SetValue(mock.StrValue(evtnum, uint64(lane)))
 		}
 		return nil
 	}

@@ -96,6 +96,9 @@ type Config struct {
 	Async   bool   `json:"async"`
 	Work    string `json:"work"`
 	ExtraNs int64  `json:"extra_ns"`
+	// CorruptEvery makes every n-th work extraction return a wrong value:
+	// fault injection, so tests can prove the driver catches it.
+	CorruptEvery uint64 `json:"corrupt_every"`
 }
 
 // maxExtraNs bounds the calibrated slowdown: one second per extraction is
@@ -159,6 +162,12 @@ var strValues = func() [16]string {
 // "cgocost-<hex digit>", the digit being (evtnum+lane) mod 16.
 func StrValue(evtnum, lane uint64) string {
 	return strValues[(evtnum+lane)&15]
+}
+
+// Corrupt tells whether the calls-th work extraction must return a wrong
+// value under the configuration's fault injection.
+func (c Config) Corrupt(calls uint64) bool {
+	return c.CorruptEvery > 0 && calls%c.CorruptEvery == 0
 }
 
 // Spin burns about ns nanoseconds of CPU on the calling thread: the

@@ -111,3 +111,22 @@ func TestFieldLayout(t *testing.T) {
 		t.Error("wrong field types")
 	}
 }
+
+func TestCorruptEvery(t *testing.T) {
+	c, err := ParseConfig(`{"corrupt_every":3}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []uint64
+	for i := uint64(1); i <= 9; i++ {
+		if c.Corrupt(i) {
+			got = append(got, i)
+		}
+	}
+	if len(got) != 3 || got[0] != 3 || got[2] != 9 {
+		t.Fatalf("corrupted calls %v, want [3 6 9]", got)
+	}
+	if (Config{}).Corrupt(3) {
+		t.Fatal("the default configuration corrupts values")
+	}
+}

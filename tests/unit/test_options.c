@@ -1,0 +1,153 @@
+/* test_options.c — option parsing: defaults, every bad input, CPU lists. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "options.h"
+
+#define MAX_PLUGINS 255
+
+static enum parse_result parse(struct options *o, char *err, size_t errlen, int argc, ...)
+{
+	char *argv[32];
+	va_list ap;
+
+	argv[0] = "bench";
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[argc] = NULL;
+	return options_parse(o, argc, argv, MAX_PLUGINS, err, errlen);
+}
+
+static void test_defaults(void **state)
+{
+	struct options o;
+	char err[256] = "";
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 1), PARSE_OK);
+	assert_int_equal(o.n, 10000);
+	assert_int_equal(o.plugins, 1);
+	assert_int_equal(o.async, 0);
+	assert_int_equal(o.work, WORK_NOOP);
+	assert_int_equal(o.fields, 1);
+	assert_int_equal(o.runs, 10);
+	assert_int_equal(o.ncpus, 0);
+	assert_null(o.plugin_config);
+}
+
+static void test_seed_options(void **state)
+{
+	struct options o;
+	char err[256] = "";
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 7, "-n", "100000", "-a", "-p", "2", "--floors"), PARSE_OK);
+	assert_int_equal(o.n, 100000);
+	assert_int_equal(o.async, 1);
+	assert_int_equal(o.plugins, 2);
+	assert_int_equal(o.floors, 1);
+	assert_int_equal(parse(&o, err, sizeof(err), 6, "--async", "--work", "str", "--fields", "8"), PARSE_OK);
+	assert_int_equal(o.async, 1);
+	assert_int_equal(o.work, WORK_STR);
+	assert_int_equal(o.fields, 8);
+	assert_int_equal(parse(&o, err, sizeof(err), 2, "-h"), PARSE_HELP);
+	assert_int_equal(parse(&o, err, sizeof(err), 2, "--help"), PARSE_HELP);
+	assert_int_equal(parse(&o, err, sizeof(err), 3, "-p", "255"), PARSE_OK);
+}
+
+struct bad_case {
+	const char *args[4];
+	const char *needle; /* the message must name the problem */
+};
+
+static void test_bad_inputs(void **state)
+{
+	static const struct bad_case cases[] = {
+		{{"-n", "abc"}, "-n: 'abc' is not a whole number"},
+		{{"-n", "12x"}, "not a whole number"},
+		{{"-n", "0"}, "-n: '0' must be at least 1"},
+		{{"-n", "-5"}, "-n: '-5' is negative"},
+		{{"-n", "+5"}, "not a whole number"},
+		{{"-n", ""}, "-n: missing number"},
+		{{"-n", "18446744073709551616"}, "too large"},
+		{{"-n", "10000000001"}, "too large (at most 10000000000)"},
+		{{"-p", "0"}, "-p: '0' must be at least 1"},
+		{{"-p", "-1"}, "negative"},
+		{{"-p", "256"}, "handle table (at most 255"},
+		{{"-p", "99999999"}, "too large"},
+		{{"--fields", "0"}, "--fields"},
+		{{"--fields", "257"}, "--fields: '257' is too large"},
+		{{"--work", "sleep"}, "--work: 'sleep'"},
+		{{"-r", "0"}, "--runs"},
+		{{"-r", "20", "-n", "10"}, "smaller than --runs"},
+		{{"-x"}, "unknown option -x"},
+		{{"--bogus"}, "unknown option --bogus"},
+		{{"-n"}, "needs an argument"},
+		{{"--fields"}, "needs an argument"},
+		{{"stray"}, "unexpected argument 'stray'"},
+		{{"--cpus", "0", "-p", "2"}, "1 CPUs listed for 2 calling threads"},
+		{{"--cpus", "a"}, "not a CPU list"},
+		{{"--cpus", "1,"}, "not a CPU list"},
+		{{"--cpus", "3-1"}, "not a CPU list"},
+		{{"--cpus", "0,0"}, "listed twice"},
+		{{"--extra-ns", "1000000001"}, "--extra-ns"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct options o;
+		char err[256] = "";
+		char *argv[8] = {"bench"};
+		int argc = 1;
+		for (int k = 0; k < 4 && cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		argv[argc] = NULL;
+		if (options_parse(&o, argc, argv, MAX_PLUGINS, err, sizeof(err)) != PARSE_BAD)
+			fail_msg("case %zu (%s) was accepted", i, cases[i].args[0]);
+		if (strstr(err, cases[i].needle) == NULL)
+			fail_msg("case %zu: message '%s' lacks '%s'", i, err, cases[i].needle);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+static void test_cpu_list(void **state)
+{
+	int cpus[16];
+	char err[256];
+	(void)state;
+	assert_int_equal(parse_cpu_list("0", cpus, 16, err, sizeof(err)), 1);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(parse_cpu_list("0,2-4,7", cpus, 16, err, sizeof(err)), 5);
+	assert_int_equal(cpus[1], 2);
+	assert_int_equal(cpus[3], 4);
+	assert_int_equal(cpus[4], 7);
+	assert_int_equal(parse_cpu_list("0-20", cpus, 16, err, sizeof(err)), -1);
+	assert_int_equal(parse_cpu_list("", cpus, 16, err, sizeof(err)), -1);
+	assert_int_equal(parse_cpu_list("5000", cpus, 16, err, sizeof(err)), -1);
+}
+
+static void test_pinning_accepts_enough_cpus(void **state)
+{
+	struct options o;
+	char err[256] = "";
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 5, "--cpus", "0-1", "-p", "2"), PARSE_OK);
+	assert_int_equal(o.ncpus, 2);
+	assert_int_equal(o.cpus[1], 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_seed_options),
+		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_pinning_accepts_enough_cpus),
+	};
+	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
+}
