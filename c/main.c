@@ -1,16 +1,23 @@
-/* main.c — the bench driver: parse, measure, verify, report.
- * Exit status: 0 success, 2 bad input, 3 a failed run (1 is kept for a
- * detected performance regression). */
+/* main.c — the bench driver: parse, measure, analyse, report, compare.
+ * Exit status: 0 success (no regression), 1 a detected performance
+ * regression, 2 bad input, 3 a failed run. */
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
+#include "baseline.h"
 #include "extractor.h"
 #include "floors.h"
+#include "jsonutil.h"
+#include "launch.h"
 #include "options.h"
+#include "plan.h"
 #include "plugin.h"
+#include "report_doc.h"
+#include "report_json.h"
 #include "report_text.h"
 #include "runner.h"
 #include "sysinfo.h"
@@ -38,17 +45,124 @@ static void handoff_cpus(const struct options *o, const struct machine *m, int *
 		}
 }
 
+/* One launch, in this process: floors, plugin instances, the extraction
+ * loop, verification. Prints the detailed text when text_out is set, and
+ * returns the single-cell document in *doc_out. */
+static int measure_here(const struct options *o, const struct machine *m, const struct plugin_info *pi,
+			FILE *text_out, json_t **doc_out)
+{
+	struct floors f;
+	struct run r;
+	struct extractor *xs;
+	struct plugin_config pc;
+	char err[512], self[4096];
+	int have_floors = 0, status = EXIT_OK;
+
+	*doc_out = NULL;
+	/* floors first, before any plugin instance exists: no async worker runs */
+	if (o->floors) {
+		int a, b;
+		handoff_cpus(o, m, &a, &b);
+		if (floors_measure(&f, o->n, o->runs, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err,
+				   sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_RUN_FAILED;
+		}
+		have_floors = 1;
+	}
+	xs = calloc(o->plugins, sizeof(*xs));
+	if (xs == NULL) {
+		fprintf(stderr, "%s: out of memory for %u plugins\n", prog, o->plugins);
+		status = EXIT_RUN_FAILED;
+		goto out_floors;
+	}
+	pc = (struct plugin_config){
+		.async = o->async, .work = o->work, .extra_ns = o->extra_ns, .raw = o->plugin_config};
+	/* one at a time: the SDK does not allow concurrent plugin_init */
+	for (uint32_t i = 0; i < o->plugins; i++)
+		if (extractor_open(&xs[i], &pc, o->fields, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: plugin %u: %s\n", prog, i + 1, err);
+			while (i-- > 0)
+				extractor_close(&xs[i]);
+			free(xs);
+			status = EXIT_RUN_FAILED;
+			goto out_floors;
+		}
+	if (run_extraction(o, xs, &r, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		status = EXIT_RUN_FAILED;
+	}
+	for (uint32_t i = 0; i < o->plugins; i++)
+		extractor_close(&xs[i]);
+	free(xs);
+	if (status != EXIT_OK)
+		goto out_floors;
+
+	for (uint32_t i = 0; i < r.nplugins; i++)
+		if (r.plugins[i].failed) {
+			fprintf(stderr, "%s: %s\n", prog, r.plugins[i].error);
+			status = EXIT_RUN_FAILED;
+		}
+	for (uint32_t i = 0; status == EXIT_OK && i < r.nplugins; i++)
+		if (!o->async && r.plugins[i].async_in_effect) {
+			fprintf(stderr,
+				"%s: plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report\n",
+				prog, i + 1, (unsigned long long)r.plugins[i].after.tid,
+				(int)r.plugins[i].caller_tid);
+			status = EXIT_RUN_FAILED;
+		}
+	if (status == EXIT_OK) {
+		struct report rep = {
+			.o = o,
+			.m = m,
+			.pi = pi,
+			.r = &r,
+			.f = have_floors ? &f : NULL,
+			.async_workers = async_workers((int)r.plugins[0].before.gomaxprocs, o->plugins),
+		};
+		json_t *cell;
+
+		if (self_path(self, sizeof(self)) != 0)
+			snprintf(self, sizeof(self), "%s", prog);
+		cell = cell_record(&rep, self);
+		json_object_set_new(cell, "launches", json_pack("[o]", launch_record(&rep)));
+		*doc_out = json_pack("{s:i, s:s, s:o, s:o, s:[o], s:n}", "schema_version", SCHEMA_VERSION,
+				     "generator", "cgocost bench", "machine", machine_record(m), "options",
+				     options_record(o), "cells", cell, "comparison");
+		if (text_out) {
+			report_text(text_out, &rep);
+			fflush(text_out);
+		}
+		if (!o->emit_launch)
+			report_warnings(stderr, &rep);
+	}
+	run_free(&r);
+out_floors:
+	if (have_floors)
+		floors_free(&f);
+	return status;
+}
+
+static int print_json(FILE *out, const json_t *doc, size_t flags)
+{
+	char *s = json_dumps(doc, flags | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER);
+	if (s == NULL)
+		return -1;
+	fputs(s, out);
+	fputc('\n', out);
+	free(s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct plugin_info pi;
 	struct options o;
 	struct machine m;
-	struct floors f;
-	struct run r;
-	struct extractor *xs;
-	struct plugin_config pc;
-	char err[512];
-	int have_floors = 0, status = EXIT_OK;
+	struct plan plan;
+	char err[1024];
+	json_t *doc = NULL, *base = NULL;
+	int status, regressed = 0, in_process;
 
 	if (argc > 0 && argv[0])
 		prog = basename(argv[0]);
@@ -76,74 +190,95 @@ int main(int argc, char **argv)
 				prog, o.cpus[i], m.allowed_cpus, prog);
 			return EXIT_BAD_INPUT;
 		}
+	if (o.against && o.baseline) {
+		fprintf(stderr, "%s: --against and --baseline: judge against one base at a time (see %s --help)\n",
+			prog, prog);
+		return EXIT_BAD_INPUT;
+	}
+	/* a bad baseline is bad input, found before anything runs */
+	if (o.baseline && (base = baseline_load(o.baseline, err, sizeof(err))) == NULL) {
+		fprintf(stderr, "%s: --baseline: %s\n", prog, err);
+		return EXIT_BAD_INPUT;
+	}
 
-	/* floors first, before any plugin instance exists: no async worker runs */
-	if (o.floors) {
-		int a, b;
-		handoff_cpus(&o, &m, &a, &b);
-		if (floors_measure(&f, o.n, o.runs, o.warmup, o.ncpus ? o.cpus[0] : -1, a, b, err,
-				   sizeof(err)) != 0) {
+	in_process = o.emit_launch || (o.launches == 1 && !o.compare && !o.against);
+	if (in_process) {
+		status = measure_here(&o, &m, &pi, o.format == FORMAT_TEXT && !o.emit_launch ? stdout : NULL, &doc);
+		if (status != EXIT_OK)
+			goto out;
+		if (o.emit_launch) {
+			status = print_json(stdout, doc, JSON_COMPACT) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+			goto out;
+		}
+	} else {
+		if (plan_build(&plan, &o, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+			status = EXIT_BAD_INPUT;
+			goto out;
+		}
+		status = plan_run(&plan, &o, err, sizeof(err));
+		if (status != EXIT_OK) {
 			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_RUN_FAILED;
+			plan_free(&plan);
+			goto out;
 		}
-		have_floors = 1;
-	}
-
-	xs = calloc(o.plugins, sizeof(*xs));
-	if (xs == NULL) {
-		fprintf(stderr, "%s: out of memory for %u plugins\n", prog, o.plugins);
-		return EXIT_RUN_FAILED;
-	}
-	pc = (struct plugin_config){
-		.async = o.async, .work = o.work, .extra_ns = o.extra_ns, .raw = o.plugin_config};
-	/* one at a time: the SDK does not allow concurrent plugin_init */
-	for (uint32_t i = 0; i < o.plugins; i++)
-		if (extractor_open(&xs[i], &pc, o.fields, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: plugin %u: %s\n", prog, i + 1, err);
-			while (i-- > 0)
-				extractor_close(&xs[i]);
-			free(xs);
-			return EXIT_RUN_FAILED;
+		{
+			json_t *mr = machine_record(&m), *or = options_record(&o);
+			doc = plan_document(&plan, 0, plan.nself, mr, or);
+			if (o.against) {
+				json_t *other = plan_document(&plan, plan.nself, plan.nv, mr, or);
+				if (analyse_document(other, err, sizeof(err)) != 0) {
+					fprintf(stderr, "%s: %s\n", prog, err);
+					status = EXIT_RUN_FAILED;
+				}
+				base = other;
+			}
+			json_decref(mr);
+			json_decref(or);
 		}
-	if (run_extraction(&o, xs, &r, err, sizeof(err)) != 0) {
+		plan_free(&plan);
+		if (status != EXIT_OK)
+			goto out;
+	}
+	if (analyse_document(doc, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		status = EXIT_RUN_FAILED;
-	}
-	for (uint32_t i = 0; i < o.plugins; i++)
-		extractor_close(&xs[i]);
-	free(xs);
-	if (status != EXIT_OK)
 		goto out;
-
-	for (uint32_t i = 0; i < r.nplugins; i++)
-		if (r.plugins[i].failed) {
-			fprintf(stderr, "%s: %s\n", prog, r.plugins[i].error);
-			status = EXIT_RUN_FAILED;
-		}
-	for (uint32_t i = 0; status == EXIT_OK && i < r.nplugins; i++)
-		if (!o.async && r.plugins[i].async_in_effect) {
-			fprintf(stderr,
-				"%s: plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report\n",
-				prog, i + 1, (unsigned long long)r.plugins[i].after.tid,
-				(int)r.plugins[i].caller_tid);
-			status = EXIT_RUN_FAILED;
-		}
-	if (status == EXIT_OK) {
-		struct report rep = {
-			.o = &o,
-			.m = &m,
-			.pi = &pi,
-			.r = &r,
-			.f = have_floors ? &f : NULL,
-			.async_workers = async_workers((int)r.plugins[0].before.gomaxprocs, o.plugins),
-		};
-		report_text(stdout, &rep);
-		fflush(stdout);
-		report_warnings(stderr, &rep);
 	}
-	run_free(&r);
+	if (base) {
+		json_object_set_new(doc, "comparison",
+				    compare_documents(base, doc, o.against ? o.against : o.baseline,
+						      o.against != NULL, o.threshold, o.seed, &regressed));
+	}
+	if (o.save_baseline && baseline_save(o.save_baseline, doc, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --save-baseline: %s\n", prog, err);
+		status = EXIT_RUN_FAILED;
+		goto out;
+	}
+	switch (o.format) {
+	case FORMAT_JSON:
+		print_json(stdout, doc, JSON_INDENT(1));
+		break;
+	case FORMAT_GOBENCH:
+		report_gobench(stdout, doc);
+		break;
+	case FORMAT_TEXT:
+		if (in_process)
+			report_cell_summary(stdout, doc, json_array_get(json_object_get(doc, "cells"), 0), 1);
+		else if (o.compare)
+			report_compare_text(stdout, doc);
+		else
+			report_launches_text(stdout, doc);
+		report_comparison_text(stdout, doc);
+		break;
+	}
+	fflush(stdout);
+	report_doc_warnings(stderr, doc, !in_process);
+	if (o.save_baseline)
+		fprintf(stderr, "%s: saved the run to %s\n", prog, o.save_baseline);
+	status = regressed ? EXIT_REGRESSION : EXIT_OK;
 out:
-	if (have_floors)
-		floors_free(&f);
+	json_decref(doc);
+	json_decref(base);
 	return status;
 }

@@ -15,6 +15,16 @@ enum {
 	OPT_FLOORS,
 	OPT_CPUS,
 	OPT_PLUGIN_CONFIG,
+	OPT_ASYNC_EXTRA_NS,
+	OPT_LAUNCHES,
+	OPT_FORMAT,
+	OPT_COMPARE,
+	OPT_AGAINST,
+	OPT_BASELINE,
+	OPT_SAVE_BASELINE,
+	OPT_THRESHOLD,
+	OPT_SEED,
+	OPT_EMIT_LAUNCH,
 };
 
 static const struct option long_options[] = {
@@ -28,6 +38,16 @@ static const struct option long_options[] = {
 	{"floors", no_argument, NULL, OPT_FLOORS},
 	{"cpus", required_argument, NULL, OPT_CPUS},
 	{"plugin-config", required_argument, NULL, OPT_PLUGIN_CONFIG},
+	{"async-extra-ns", required_argument, NULL, OPT_ASYNC_EXTRA_NS},
+	{"launches", required_argument, NULL, OPT_LAUNCHES},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"compare", no_argument, NULL, OPT_COMPARE},
+	{"against", required_argument, NULL, OPT_AGAINST},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
+	{"save-baseline", required_argument, NULL, OPT_SAVE_BASELINE},
+	{"threshold", required_argument, NULL, OPT_THRESHOLD},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"emit-launch", no_argument, NULL, OPT_EMIT_LAUNCH},
 	{NULL, 0, NULL, 0},
 };
 
@@ -40,6 +60,9 @@ void options_defaults(struct options *o)
 	o->fields = 1;
 	o->runs = 10;
 	o->warmup = 10000;
+	o->launches = 1;
+	o->threshold = 0.05;
+	o->seed = 1;
 }
 
 void options_usage(const char *prog, FILE *out)
@@ -61,6 +84,21 @@ void options_usage(const char *prog, FILE *out)
 		"      --floors        also measure the floors: a C call, the raw C->Go call,\n"
 		"                      a cache-line round trip between two CPUs\n"
 		"      --cpus <list>   pin the calling threads, one CPU each (e.g. 0,1 or 0-1)\n"
+		"\n"
+		"Samples, comparisons and verdicts:\n"
+		"      --launches <L>  repeat the measurement in L fresh processes; statistics\n"
+		"                      are computed across launches (default 1; 10 for\n"
+		"                      --compare, --against and baselines)\n"
+		"      --format <f>    text (default), json, or gobench (Go benchmark lines)\n"
+		"      --compare       archive vs shared x sync vs async, interleaved launch by\n"
+		"                      launch, one table with the ratios\n"
+		"      --against <exe> run another build of bench interleaved with this one and\n"
+		"                      judge this build against it\n"
+		"      --save-baseline <file>  store this run (JSON, written atomically)\n"
+		"      --baseline <file>       judge this run against a stored one\n"
+		"      --threshold <pct>       noise band of the verdict (default 5)\n"
+		"      --seed <n>      bootstrap seed of the change intervals (default 1)\n"
+		"      --async-extra-ns <ns>   --extra-ns for async cells only\n"
 		"      --plugin-config <s>  pass this plugin_init configuration verbatim instead\n"
 		"                      of the one -a/--extra-ns imply (testing: the mode in\n"
 		"                      effect is still verified, never taken from it)\n"
@@ -69,7 +107,8 @@ void options_usage(const char *prog, FILE *out)
 		"  plugin 1: 251.21 ns/extraction (elapsed time 25121098ns, extractions 100000)\n"
 		"then '#' lines: the aggregate, the machine, the mode in effect (verified),\n"
 		"cold costs, batches, stalls and floors. Warnings go to stderr.\n"
-		"Exit status: 0 success, 2 bad input, 3 a failed run.\n",
+		"Exit status: 0 success (no regression), 1 a detected performance regression,\n"
+		"2 bad input, 3 a failed run.\n",
 		prog);
 }
 
@@ -225,6 +264,52 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		case OPT_CPUS:
 			cpus = optarg;
 			break;
+		case OPT_ASYNC_EXTRA_NS:
+			if (parse_u64("--async-extra-ns", optarg, 0, OPT_MAX_EXTRA_NS, &o->async_extra_ns, err, errlen))
+				return PARSE_BAD;
+			break;
+		case OPT_LAUNCHES:
+			if (parse_u64("--launches", optarg, 1, OPT_MAX_LAUNCHES, &v, err, errlen))
+				return PARSE_BAD;
+			o->launches = (uint32_t)v;
+			o->launches_set = 1;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o->format = FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				o->format = FORMAT_JSON;
+			else if (strcmp(optarg, "gobench") == 0)
+				o->format = FORMAT_GOBENCH;
+			else {
+				snprintf(err, errlen, "--format: '%s' is not one of text, json, gobench", optarg);
+				return PARSE_BAD;
+			}
+			break;
+		case OPT_COMPARE:
+			o->compare = 1;
+			break;
+		case OPT_AGAINST:
+			o->against = optarg;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case OPT_SAVE_BASELINE:
+			o->save_baseline = optarg;
+			break;
+		case OPT_THRESHOLD:
+			if (parse_u64("--threshold", optarg, 0, 1000, &v, err, errlen))
+				return PARSE_BAD;
+			o->threshold = (double)v / 100.0;
+			break;
+		case OPT_SEED:
+			if (parse_u64("--seed", optarg, 0, UINT64_MAX, &o->seed, err, errlen))
+				return PARSE_BAD;
+			break;
+		case OPT_EMIT_LAUNCH:
+			o->emit_launch = 1;
+			break;
 		case OPT_PLUGIN_CONFIG:
 			if (strlen(optarg) > 1024) {
 				snprintf(err, errlen, "--plugin-config: longer than 1024 bytes");
@@ -250,6 +335,17 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 	if (o->runs > o->n) {
 		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
 			 (unsigned long long)o->n, o->runs);
+		return PARSE_BAD;
+	}
+	if (!o->launches_set && (o->compare || o->against || o->baseline || o->save_baseline))
+		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
+	if (o->emit_launch && (o->compare || o->against || o->baseline || o->save_baseline ||
+			       o->launches_set)) {
+		snprintf(err, errlen, "--emit-launch is internal and takes no comparison options");
+		return PARSE_BAD;
+	}
+	if (o->baseline && o->save_baseline && strcmp(o->baseline, o->save_baseline) == 0) {
+		snprintf(err, errlen, "--baseline and --save-baseline name the same file '%s'", o->baseline);
 		return PARSE_BAD;
 	}
 	if (cpus) {

@@ -15,6 +15,8 @@
 #define OPT_MAX_WARMUP UINT64_C(1000000000)
 #define OPT_MAX_EXTRA_NS UINT64_C(1000000000)
 #define OPT_MAX_CPUS 1024
+#define OPT_MAX_LAUNCHES 1000
+#define OPT_DEFAULT_COMPARE_LAUNCHES 10
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 
@@ -30,6 +32,17 @@ struct options {
 	uint64_t extra_ns;	 /* --extra-ns: calibrated slowdown inside Extract */
 	int floors;		 /* --floors: measure the floors in the same run */
 	const char *plugin_config; /* --plugin-config: init string passed verbatim */
+	uint64_t async_extra_ns; /* --async-extra-ns: slowdown for async cells only */
+	uint32_t launches;	 /* --launches: fresh processes the measurement repeats in */
+	int launches_set;
+	enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH } format;
+	int compare;		 /* --compare: archive/shared x sync/async, interleaved */
+	const char *against;	 /* --against: another bench build, interleaved */
+	const char *baseline;	 /* --baseline: compare with a saved run */
+	const char *save_baseline; /* --save-baseline: store this run */
+	double threshold;	 /* --threshold: noise band of the verdict, fraction */
+	uint64_t seed;		 /* --seed: bootstrap seed of the analysis */
+	int emit_launch;	 /* internal: a child launch printing its JSON record */
 	int ncpus;		 /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
 };

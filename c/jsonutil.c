@@ -1,0 +1,39 @@
+/* jsonutil.c — see jsonutil.h. */
+#include "jsonutil.h"
+
+#include <math.h>
+
+json_t *jnum(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+json_t *jint(uint64_t x)
+{
+	return json_integer((json_int_t)x);
+}
+
+json_t *jint_or_null(int64_t x)
+{
+	return x < 0 ? json_null() : json_integer((json_int_t)x);
+}
+
+json_t *jstr_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+double jget_num(const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	if (json_is_integer(v))
+		return (double)json_integer_value(v);
+	if (json_is_real(v))
+		return json_real_value(v);
+	return NAN;
+}
+
+const char *jget_str(const json_t *obj, const char *key)
+{
+	return json_string_value(json_object_get(obj, key));
+}

@@ -1,0 +1,44 @@
+/* plan.h — a measurement made of several cells (an executable in a mode),
+ * each repeated in fresh processes, interleaved round by round so that the
+ * machine's drift falls on every cell alike. */
+#ifndef CGOCOST_PLAN_H
+#define CGOCOST_PLAN_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "options.h"
+
+struct variant {
+	char exe[PATH_MAX];
+	int async;
+	json_t *cell; /* the cell record with its launches, filled by plan_run */
+};
+
+struct plan {
+	struct variant v[8];
+	int nv;
+	int nself; /* v[0..nself) are this build; the rest the --against build */
+};
+
+/* The cells the options ask for: this build's (one, or four with --compare)
+ * and, with --against, the same cells of the other build. */
+int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen);
+
+/* Runs o->launches rounds; in each round every variant once, in order.
+ * Returns 0, or the exit status of the failure (2 or 3) with a message. */
+int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen);
+
+/* The document holding cells [from, to) of the plan. */
+json_t *plan_document(const struct plan *p, int from, int to, json_t *machine, json_t *options);
+
+void plan_free(struct plan *p);
+
+/* The argument list of a child launch of a variant (NULL-terminated; the
+ * strings live in store). */
+int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store,
+	       size_t storelen);
+
+#endif

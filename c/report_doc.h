@@ -1,0 +1,33 @@
+/* report_doc.h — reports made from an analysed document: the summary lines
+ * of a run (time: [low median high]), the --compare table, the verdict of a
+ * comparison, and the Go benchmark text format. */
+#ifndef CGOCOST_REPORT_DOC_H
+#define CGOCOST_REPORT_DOC_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* "time:   [67.95 ns 68.10 ns 68.40 ns]" and its companions for one cell;
+ * brief: only the time, spread and outlier lines. */
+void report_cell_summary(FILE *out, const json_t *doc, const json_t *cell, int brief);
+
+/* A multi-launch run of one cell: seed lines (totals over launches), the
+ * summary, the machine and mode, floors. */
+void report_launches_text(FILE *out, const json_t *doc);
+
+/* The --compare table: cells, ratios, floors. */
+void report_compare_text(FILE *out, const json_t *doc);
+
+/* The verdict of doc["comparison"], criterion style. */
+void report_comparison_text(FILE *out, const json_t *doc);
+
+/* Go benchmark text: goos/goarch/cpu lines, then one line per sample. */
+void report_gobench(FILE *out, const json_t *doc);
+
+/* Warnings that need the whole document: too few samples for an interval,
+ * many outliers; with per_run, also stalls and async not in effect (which a
+ * single in-process run reports itself). */
+void report_doc_warnings(FILE *err, const json_t *doc, int per_run);
+
+#endif

@@ -1,0 +1,161 @@
+/* report_json.c — see report_json.h. */
+#include "report_json.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonutil.h"
+#include "stats.h"
+
+const char *run_mode_in_effect(const struct run *r)
+{
+	int async = 0, sync = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		if (r->plugins[i].async_in_effect)
+			async = 1;
+		else
+			sync = 1;
+	}
+	return async && sync ? "mixed" : async ? "async" : "sync";
+}
+
+void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
+	       const char *work, unsigned plugins, unsigned fields)
+{
+	const char *mode = in_effect;
+	if (async_requested && strcmp(in_effect, "sync") == 0)
+		mode = "sync-fallback";
+	if (fields == 1)
+		snprintf(buf, len, "lib=%s/mode=%s/work=%s/p=%u", lib, mode, work, plugins);
+	else
+		snprintf(buf, len, "lib=%s/mode=%s/work=%s/fields=%u/p=%u", lib, mode, work, fields, plugins);
+}
+
+json_t *machine_record(const struct machine *m)
+{
+	return json_pack("{s:s, s:i, s:i, s:s, s:s}", "cpu_model", m->cpu_model, "online_cpus",
+			 m->online_cpus, "allowed_cpus", m->allowed_cpus, "kernel", m->kernel, "arch",
+			 m->arch);
+}
+
+json_t *options_record(const struct options *o)
+{
+	json_t *cpus = json_array();
+	for (int i = 0; i < o->ncpus; i++)
+		json_array_append_new(cpus, json_integer(o->cpus[i]));
+	return json_pack("{s:o, s:i, s:i, s:s, s:i, s:o, s:o, s:o, s:i, s:b, s:o}", "n", jint(o->n),
+			 "runs", (int)o->runs, "plugins", (int)o->plugins, "work", work_name(o->work),
+			 "fields", (int)o->fields, "warmup", jint(o->warmup), "extra_ns", jint(o->extra_ns),
+			 "async_extra_ns", jint(o->async_extra_ns), "launches", (int)o->launches,
+			 "floors", o->floors, "cpus", cpus);
+}
+
+static json_t *series_record(const struct series *s)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; i < s->nbatches; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o}", "ns", jint(s->ns[i]), "ops", jint(s->ops[i])));
+	return a;
+}
+
+static double series_median(const struct series *s)
+{
+	double slowest, median;
+	batches_stalls(s, &slowest, &median);
+	return median;
+}
+
+static json_t *plugin_record(const struct plugin_run *p)
+{
+	double slowest, median;
+	uint32_t stalls = batches_stalls(&p->batches, &slowest, &median);
+
+	return json_pack(
+		"{s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:o}, s:{s:o, s:o}, s:b, s:{s:o, s:o, s:o, s:o}}",
+		"index", (int)p->index, "elapsed_ns", jint(p->batches.total_ns), "extractions",
+		jint(p->batches.total_ops), "ns_per_extraction", jnum(series_per_op(&p->batches)),
+		"median_batch_ns_per_extraction", jnum(median), "slowest_batch_ns_per_extraction",
+		jnum(slowest), "stalled_batches", (int)stalls, "batches", series_record(&p->batches),
+		"cold_ns", jint(p->cold_ns), "caller", "tid", (int)p->caller_tid, "cpu_first",
+		p->caller_cpu_first, "cpu_last", p->caller_cpu_last, "pinned_cpu",
+		jint_or_null(p->pinned_cpu), "extract_thread", "tid", jint(p->after.tid), "cpu",
+		jint(p->after.cpu), "async_in_effect", p->async_in_effect, "noise", "thread_cpu_ns",
+		jint(p->noise.thread_cpu_ns), "voluntary_switches", jint(p->noise.vol_switches),
+		"involuntary_switches", jint(p->noise.invol_switches), "migrations",
+		jint_or_null(p->noise.migrations));
+}
+
+static json_t *floors_record(const struct floors *f)
+{
+	if (f == NULL)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "c_call_ns", jnum(series_median(&f->c_call)),
+			 "go_raw_ns", jnum(series_median(&f->go_raw)), "go_raw_cold_ns",
+			 jint(f->go_raw_cold_ns), "handoff_ns",
+			 f->handoff_measured ? jnum(series_median(&f->handoff)) : json_null(),
+			 "handoff_cpus",
+			 f->handoff_measured ? json_pack("[i, i]", f->cpu_a, f->cpu_b) : json_null(),
+			 "handoff_why", f->handoff_measured ? json_null() : json_string(f->handoff_why));
+}
+
+json_t *launch_record(const struct report *rep)
+{
+	const struct run *r = rep->r;
+	json_t *plugins = json_array();
+	double *medians = calloc(r->nplugins, sizeof(double));
+	double callers = 0, requests = 0;
+	uint64_t vol = 0, invol = 0;
+	double summary;
+
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		const struct plugin_run *p = &r->plugins[i];
+		json_array_append_new(plugins, plugin_record(p));
+		if (medians)
+			medians[i] = series_median(&p->batches);
+		callers += (double)p->noise.thread_cpu_ns;
+		requests += (double)p->batches.total_ops;
+		vol += p->noise.vol_switches;
+		invol += p->noise.invol_switches;
+	}
+	/* a launch is summarized by the median of its batches (across plugins,
+	 * the median of the plugins' medians) */
+	summary = medians ? stats_median(medians, r->nplugins) : NAN;
+	free(medians);
+	return json_pack(
+		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "plugins",
+		plugins, "ns_per_extraction", jnum(summary), "wall_ns", jint(r->wall_ns),
+		"process_cpu_ns", jint(r->process_cpu_ns), "cpu_ns_per_extraction",
+		jnum((double)r->process_cpu_ns / requests), "callers_cpu_ns_per_extraction",
+		jnum(callers / requests), "other_cpu_ns_per_extraction",
+		jnum(((double)r->process_cpu_ns - callers) / requests), "steal_ns",
+		r->steal_ticks < 0 ? json_null()
+				   : jnum((double)r->steal_ticks * 1e9 / (double)r->clock_ticks),
+		"switches_per_1000", jnum(1000.0 * (double)(vol + invol) / requests), "go_allocs",
+		jint(r->go_allocs), "go_alloc_bytes", jint(r->go_alloc_bytes), "async_workers",
+		jint((uint64_t)rep->async_workers), "mode_in_effect", run_mode_in_effect(r),
+		"async_reason",
+		rep->o->async && !r->plugins[0].async_in_effect
+			? json_string(async_not_in_effect_reason(&r->plugins[0].before))
+			: json_null(),
+		"floors", floors_record(rep->f));
+}
+
+json_t *cell_record(const struct report *rep, const char *executable)
+{
+	char name[160];
+	const char *effect = run_mode_in_effect(rep->r);
+
+	cell_name(name, sizeof(name), rep->pi->lib_kind, rep->o->async, effect, work_name(rep->o->work),
+		  rep->o->plugins, rep->o->fields);
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:{s:s, s:s, s:b, s:o}}", "name", name,
+			 "lib", rep->pi->lib_kind, "executable", executable, "go_version",
+			 rep->pi->go_version, "sdk_version", rep->pi->sdk_version, "gomaxprocs",
+			 (int)rep->r->plugins[0].before.gomaxprocs, "max_handle", rep->pi->max_handle,
+			 "mode", "requested", rep->o->async ? "async" : "sync", "in_effect", effect,
+			 "verified", 1, "reason",
+			 rep->o->async && !rep->r->plugins[0].async_in_effect
+				 ? json_string(async_not_in_effect_reason(&rep->r->plugins[0].before))
+				 : json_null());
+}
