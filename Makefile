@@ -30,7 +30,7 @@ BUILD ?= build
 endif
 
 SDK_MODULE := github.com/falcosecurity/plugin-sdk-go
-SDK_DIR = $(shell $(GOCMD) list -m -f '{{.Dir}}' $(SDK_MODULE))
+SDK_DIR = $(shell $(GOCMD) list $(PLUGIN_GOFLAGS) -m -f '{{.Dir}}' $(SDK_MODULE))
 
 CC ?= cc
 CFLAGS ?= -O2
@@ -52,7 +52,7 @@ TEST_EXTRA :=
 
 -include mk/*.mk
 
-.PHONY: all setup bench compare test clean test-go test-unit test-integration
+.PHONY: all setup bench compare regress test clean test-go test-unit test-integration
 all: $(BUILD)/bench $(BUILD)/bench-shared
 
 # Each step is a fresh make so that variables read from the module cache
@@ -87,6 +87,16 @@ $(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a
 
 $(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.so
 	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+
+# archive vs shared x sync vs async, interleaved launch by launch, with the
+# floors; COMPARE_ARGS can add options (e.g. --format json).
+COMPARE_ARGS ?=
+compare: $(BUILD)/bench $(BUILD)/bench-shared
+	$(BUILD)/bench --compare --floors -n 200000 -r 10 --launches 20 $(COMPARE_ARGS)
+
+# The regression check end to end: baseline, unchanged rerun, +20% on async.
+regress: $(BUILD)/bench $(BUILD)/bench-shared
+	@sh scripts/regress.sh $(BUILD)/bench
 
 # Go: formatting, vet, and the plugin's own tests.
 test-go:

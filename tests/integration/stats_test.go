@@ -1,0 +1,297 @@
+package integration
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+type doc struct {
+	SchemaVersion int `json:"schema_version"`
+	Machine       struct {
+		CPUModel   string `json:"cpu_model"`
+		OnlineCPUs int    `json:"online_cpus"`
+	} `json:"machine"`
+	Analysis struct {
+		Samples string `json:"samples"`
+	} `json:"analysis"`
+	Cells []struct {
+		Name       string `json:"name"`
+		Lib        string `json:"lib"`
+		GoVersion  string `json:"go_version"`
+		SDKVersion string `json:"sdk_version"`
+		Mode       struct {
+			Requested string `json:"requested"`
+			InEffect  string `json:"in_effect"`
+		} `json:"mode"`
+		Launches []struct {
+			NsPerExtraction  *float64 `json:"ns_per_extraction"`
+			CPUNsPerExtr     *float64 `json:"cpu_ns_per_extraction"`
+			SwitchesPer1000  *float64 `json:"switches_per_1000"`
+			OtherCPUNsPerExt *float64 `json:"other_cpu_ns_per_extraction"`
+			Plugins          []struct {
+				Batches []struct {
+					Ns  uint64 `json:"ns"`
+					Ops uint64 `json:"ops"`
+				} `json:"batches"`
+				Noise map[string]any `json:"noise"`
+			} `json:"plugins"`
+		} `json:"launches"`
+		Samples    []float64      `json:"samples"`
+		Statistics map[string]any `json:"statistics"`
+	} `json:"cells"`
+	Ratios []struct {
+		Name string `json:"name"`
+	} `json:"ratios"`
+	Comparison *struct {
+		Regressed bool `json:"regressed"`
+		Changes   []struct {
+			Scenario string `json:"scenario"`
+			Kind     string `json:"kind"`
+			Gated    bool   `json:"gated"`
+			Verdict  string `json:"verdict"`
+		} `json:"changes"`
+	} `json:"comparison"`
+}
+
+func parseDoc(t *testing.T, s string) doc {
+	t.Helper()
+	var d doc
+	if err := json.Unmarshal([]byte(s), &d); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, s)
+	}
+	for _, c := range s {
+		if c > 127 {
+			t.Fatalf("machine format is not ASCII: %q", c)
+		}
+	}
+	return d
+}
+
+func TestJSONHasSamplesStatisticsCPUAndNoise(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "4000", "-r", "8", "--warmup", "100", "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	d := parseDoc(t, r.stdout)
+	if d.SchemaVersion != 1 || len(d.Cells) != 1 || d.Machine.OnlineCPUs < 1 {
+		t.Fatalf("document shape: %+v", d)
+	}
+	c := d.Cells[0]
+	if c.Lib != "archive" || c.Mode.InEffect != "sync" || !strings.HasPrefix(c.GoVersion, "go1.") || c.SDKVersion == "" {
+		t.Fatalf("cell: %+v", c)
+	}
+	if len(c.Launches) != 1 || len(c.Launches[0].Plugins[0].Batches) != 8 || len(c.Samples) != 8 {
+		t.Fatalf("want 8 batch samples, got %d launches, %d samples", len(c.Launches), len(c.Samples))
+	}
+	var ops uint64
+	for _, b := range c.Launches[0].Plugins[0].Batches {
+		ops += b.Ops
+	}
+	if ops != 4000 {
+		t.Fatalf("batches hold %d requests, want 4000", ops)
+	}
+	for _, k := range []string{"median", "mean", "stddev", "min", "max", "ci_low", "ci_high", "outliers"} {
+		if _, ok := c.Statistics[k]; !ok {
+			t.Fatalf("statistics lack %s: %v", k, c.Statistics)
+		}
+	}
+	l := c.Launches[0]
+	if l.CPUNsPerExtr == nil || l.SwitchesPer1000 == nil || l.OtherCPUNsPerExt == nil {
+		t.Fatalf("cpu cost or noise missing: %+v", l)
+	}
+	if _, ok := l.Plugins[0].Noise["involuntary_switches"]; !ok {
+		t.Fatalf("per-caller noise missing: %v", l.Plugins[0].Noise)
+	}
+	if !strings.Contains(d.Analysis.Samples, "batches") {
+		t.Fatalf("a one-launch run must say its samples are batches: %q", d.Analysis.Samples)
+	}
+}
+
+func TestLaunchesAreFreshProcesses(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench-shared"), nil, "-n", "2000", "-r", "2", "--warmup", "100", "--launches", "3", "-a", "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	d := parseDoc(t, r.stdout)
+	c := d.Cells[0]
+	if len(c.Launches) != 3 || len(c.Samples) != 3 || c.Lib != "shared" || c.Mode.InEffect != "async" {
+		t.Fatalf("cell %s: %d launches, %d samples, lib %s, mode %s", c.Name, len(c.Launches), len(c.Samples), c.Lib, c.Mode.InEffect)
+	}
+	if !strings.Contains(d.Analysis.Samples, "launch medians") {
+		t.Fatalf("samples: %q", d.Analysis.Samples)
+	}
+	// text: seed line with the totals over launches, then the summary
+	r = run(t, filepath.Join(dir, "bench"), nil, "-n", "2000", "-r", "2", "--warmup", "100", "--launches", "3")
+	seedLines(t, r, 1, "6000")
+	if !strings.Contains(r.stdout, "# time:   [") {
+		t.Fatalf("no time line:\n%s", r.stdout)
+	}
+	// three launches are too few for an interval: said on stderr, null in JSON
+	if !strings.Contains(r.stderr, "too few for a 95% interval") {
+		t.Fatalf("no warning for too few samples:\n%s", r.stderr)
+	}
+}
+
+func TestCompareTableAndRatios(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "--compare", "-n", "2000", "-r", "2", "--warmup", "100", "--launches", "2", "--floors")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{"archive  sync", "archive  async", "shared   sync", "shared   async",
+		"async/sync lib=archive wall", "shared/archive mode=sync wall", "cache-line round trip", "C->Go raw //export no-op"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("no %q in:\n%s", want, r.stdout)
+		}
+	}
+}
+
+func TestGobenchParsesWithBenchstat(t *testing.T) {
+	dir := buildDir(t)
+	tmp := t.TempDir()
+	var files []string
+	for i, name := range []string{"old.txt", "new.txt"} {
+		r := run(t, filepath.Join(dir, "bench"), nil, "-n", "2000", "-r", "2", "--warmup", "100", "--launches", "6", "--format", "gobench")
+		if r.code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, r.code, r.stderr)
+		}
+		if !strings.HasPrefix(r.stdout, "goos: linux\ngoarch: ") || !strings.Contains(r.stdout, "\ncpu: ") {
+			t.Fatalf("configuration lines missing:\n%s", r.stdout)
+		}
+		if n := strings.Count(r.stdout, "BenchmarkExtract/lib=archive/mode=sync/work=noop/p=1-"); n != 6 {
+			t.Fatalf("%d sample lines, want 6:\n%s", n, r.stdout)
+		}
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	cmd := exec.Command("go", append([]string{"tool", "benchstat"}, files...)...)
+	cmd.Dir = "../.." // the module that pins benchstat
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("benchstat: %v\n%s", err, out)
+	}
+	for _, want := range []string{"Extract/lib=archive/mode=sync/work=noop/p=1", "sec/op", "cpu-sec/op"} {
+		if !strings.Contains(string(out), want) {
+			t.Fatalf("benchstat output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A build 3x slower than the one it is judged against must be a regression
+// (exit 1), whatever the noise: the other build here is the same driver
+// without the injected slowdown.
+func TestAgainstCatchesThreefoldSlowdown(t *testing.T) {
+	dir := buildDir(t)
+	wrapper := filepath.Join(t.TempDir(), "bench-fast")
+	script := "#!/bin/sh\nexec " + filepath.Join(dir, "bench") + " \"$@\" --extra-ns 0\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "3", "--warmup", "300", "--launches", "8",
+		"--work", "u64", "--extra-ns", "300", "--against", wrapper, "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
+	}
+	d := parseDoc(t, r.stdout)
+	if d.Comparison == nil || !d.Comparison.Regressed || len(d.Comparison.Changes) == 0 ||
+		d.Comparison.Changes[0].Verdict != "regressed" || !d.Comparison.Changes[0].Gated {
+		t.Fatalf("comparison: %+v", d.Comparison)
+	}
+	r = run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "3", "--warmup", "300", "--launches", "8",
+		"--work", "u64", "--extra-ns", "300", "--against", wrapper)
+	if r.code != 1 || !strings.Contains(r.stdout, "Performance has regressed.") || !strings.Contains(r.stdout, "change: [") {
+		t.Fatalf("text verdict: exit %d\n%s", r.code, r.stdout)
+	}
+}
+
+// Identical builds, judged against a baseline from "another machine" (its
+// key edited): absolute times are not gated, the ratios are, and a
+// generous threshold keeps noise from flipping this plumbing check.
+func TestBaselineOtherMachineJudgedByRatios(t *testing.T) {
+	dir := buildDir(t)
+	base := filepath.Join(t.TempDir(), "base.json")
+	args := []string{"--compare", "-n", "2000", "-r", "2", "--warmup", "200", "--launches", "6", "--threshold", "40"}
+	r := run(t, filepath.Join(dir, "bench"), nil, append(args, "--save-baseline", base)...)
+	if r.code != 0 {
+		t.Fatalf("save: exit %d: %s", r.code, r.stderr)
+	}
+	data, err := os.ReadFile(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.ReplaceAll(string(data), "cpu="+parseDoc(t, string(data)).Machine.CPUModel, "cpu=Another CPU")
+	if err := os.WriteFile(base, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, filepath.Join(dir, "bench"), nil, append(args, "--baseline", base, "--format", "json")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	d := parseDoc(t, r.stdout)
+	cells, ratios := 0, 0
+	for _, c := range d.Comparison.Changes {
+		switch c.Kind {
+		case "cell":
+			cells++
+			if c.Gated {
+				t.Fatalf("absolute time gated against another machine: %+v", c)
+			}
+		case "ratio":
+			ratios++
+			if !c.Gated {
+				t.Fatalf("ratio not gated: %+v", c)
+			}
+		}
+	}
+	if cells != 4 || ratios != 6 {
+		t.Fatalf("%d cells and %d ratios compared, want 4 and 6", cells, ratios)
+	}
+}
+
+func TestBadBaselinesExitTwoAndFailedRunsKeepFiles(t *testing.T) {
+	dir := buildDir(t)
+	tmp := t.TempDir()
+	cases := map[string]string{
+		"truncated.json": `{"schema_version": 1, "generator": "cgocost bench", "cells": [`,
+		"foreign.json":   `{"hello": "world"}`,
+		"future.json":    `{"schema_version": 7, "generator": "cgocost bench", "cells": []}`,
+	}
+	for name, content := range cases {
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, filepath.Join(dir, "bench"), nil, "-n", "100", "--baseline", p)
+		if r.code != 2 || !strings.Contains(r.stderr, "--baseline") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%s: exit %d stderr %q", name, r.code, r.stderr)
+		}
+	}
+	if r := run(t, filepath.Join(dir, "bench"), nil, "-n", "100", "--baseline", filepath.Join(tmp, "missing.json")); r.code != 2 {
+		t.Errorf("missing baseline: exit %d", r.code)
+	}
+	// a failed run never overwrites a saved baseline
+	keep := filepath.Join(tmp, "keep.json")
+	if err := os.WriteFile(keep, []byte("precious"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "100", "-r", "1", "--launches", "2",
+		"--plugin-config", `{"work":"nope"}`, "--save-baseline", keep)
+	if r.code != 3 {
+		t.Fatalf("failed run: exit %d: %s", r.code, r.stderr)
+	}
+	if data, _ := os.ReadFile(keep); string(data) != "precious" {
+		t.Fatalf("the baseline was overwritten by a failed run: %q", data)
+	}
+	if r := run(t, filepath.Join(dir, "bench"), nil, "--baseline", keep, "--against", "x"); r.code != 2 {
+		t.Fatalf("--baseline with --against: exit %d", r.code)
+	}
+}
