@@ -1,0 +1,164 @@
+// Command matrix measures the same plugin built by several Go toolchains and
+// sums the results up in one table, a JSON file and a chart (issue 6).
+//
+//	matrix run [flags] TOOLCHAIN...   build with each toolchain, run
+//	                                  `bench --compare`, then report
+//	matrix report [flags] DOC.json... report on documents already made
+//
+// A toolchain is the machine's `go`, a path to a go binary, or a toolchain
+// name such as go1.27.3 (fetched by the go command through GOTOOLCHAIN). Each
+// is built by `make GO=TOOLCHAIN all` into build/<go version>/; one that
+// cannot be had is skipped with one line saying why.
+//
+// The report prints one table on stdout (rows = Go version) and writes
+// OUT/matrix.json and OUT/matrix.svg, each atomically.
+//
+// Exit status: 0 success, 2 bad input, 3 a failed run (a build or a
+// measurement failed; the report still covers the toolchains that worked).
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+const (
+	exitOK       = 0
+	exitBadInput = 2
+	exitFailed   = 3
+)
+
+// usageError is bad input: a one-line message, exit status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func badInput(format string, a ...any) error {
+	return usageError{fmt.Sprintf(format, a...)}
+}
+
+// runError is a failed build or measurement: exit status 3.
+type runError struct{ msg string }
+
+func (e runError) Error() string { return e.msg }
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func realMain(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "matrix: %v\n", err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		if ue.msg != "" {
+			fmt.Fprintln(stderr, "matrix: try 'matrix -h'")
+		}
+		return exitBadInput
+	}
+	return exitFailed
+}
+
+const usage = `usage: matrix run [flags] TOOLCHAIN...
+       matrix report [flags] DOC.json...
+
+run: for each toolchain (go, a path to a go binary, or a name like go1.27.3),
+build the plugin and both drivers with make GO=TOOLCHAIN into build/<go version>/,
+run bench --compare --floors --format json, then report.
+report: print the table and write OUT/matrix.json and OUT/matrix.svg from
+bench --compare JSON documents (schema_version 1), one per toolchain.
+
+Exit status: 0 success, 2 bad input, 3 a failed run.
+`
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return badInput("missing command (run or report)")
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	case "run":
+		return cmdRun(args[1:], stdout, stderr)
+	case "report":
+		return cmdReport(args[1:], stdout, stderr)
+	}
+	return badInput("unknown command %q (run or report)", args[0])
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseFlags turns the flag package's errors into bad input.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (help bool, err error) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return true, nil
+		}
+		return false, badInput("%v", err)
+	}
+	return false, nil
+}
+
+func cmdReport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("report", stderr)
+	out := fs.String("out", "build", "directory for matrix.json and matrix.svg")
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return badInput("report: no JSON document given")
+	}
+	var docs []loaded
+	for _, path := range fs.Args() {
+		d, err := loadDocument(path)
+		if err != nil {
+			return err
+		}
+		docs = append(docs, d)
+	}
+	return report(docs, nil, *out, stdout)
+}
+
+// report turns the documents into rows, prints the table and writes the
+// JSON and the chart.
+func report(docs []loaded, skipped []skip, out string, stdout io.Writer) error {
+	m, err := buildMatrix(docs, skipped)
+	if err != nil {
+		return err
+	}
+	if err := writeTable(stdout, m); err != nil {
+		return err
+	}
+	js, err := encodeMatrix(m)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return runError{err.Error()}
+	}
+	if err := writeFileAtomic(out+"/matrix.json", js); err != nil {
+		return runError{err.Error()}
+	}
+	svg, err := renderChart(m)
+	if err != nil {
+		return runError{fmt.Sprintf("chart: %v", err)}
+	}
+	if err := writeFileAtomic(out+"/matrix.svg", svg); err != nil {
+		return runError{err.Error()}
+	}
+	fmt.Fprintf(stdout, "wrote %s/matrix.json and %s/matrix.svg\n", out, out)
+	return nil
+}

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// cmdRun builds with every toolchain it can get, measures each build with
+// `bench --compare`, keeps each document in OUT/matrix/<go version>.json and
+// reports on them.
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", stderr)
+	makeCmd := fs.String("make", "make", "the make command")
+	launches := fs.Int("launches", 10, "fresh launches per cell (bench --launches)")
+	n := fs.Int("n", 100000, "timed extractions per launch (bench -n)")
+	out := fs.String("out", "build", "directory for matrix.json, matrix.svg and matrix/")
+	root := fs.String("root", ".", "the cgocost repository")
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return err
+	}
+	if *launches < 1 || *launches > 1000 {
+		return badInput("-launches %d: want 1 to 1000", *launches)
+	}
+	if *n < 1 || *n > 1000000000 {
+		return badInput("-n %d: want 1 to 1000000000", *n)
+	}
+	toolchains := fs.Args()
+	if len(toolchains) == 0 {
+		return badInput("run: no toolchain given (go, a path to a go binary, or a name like go1.27.3)")
+	}
+	docDir := filepath.Join(*out, "matrix")
+	if err := os.MkdirAll(docDir, 0o755); err != nil {
+		return runError{err.Error()}
+	}
+
+	prog := newProgress(stderr)
+	defer prog.clear()
+	var (
+		docs     []loaded
+		skipped  []skip
+		failures []string
+		seen     = map[string]string{}
+	)
+	for i, tc := range toolchains {
+		prog.stage(i, len(toolchains), tc, "looking for the toolchain")
+		ver, why := probeToolchain(tc, *root)
+		if why == "" {
+			if prev, dup := seen[ver]; dup {
+				why = fmt.Sprintf("it is %s, like %s (one row per Go version)", ver, prev)
+			}
+		}
+		if why != "" {
+			prog.clear()
+			fmt.Fprintf(stderr, "matrix: skipping %s: %s\n", tc, why)
+			skipped = append(skipped, skip{Toolchain: tc, Reason: why})
+			continue
+		}
+		seen[ver] = tc
+		name := fmt.Sprintf("%s (%d/%d)", ver, i+1, len(toolchains))
+
+		prog.stage(i, len(toolchains), name, "building the plugin and both drivers")
+		buildDir := filepath.Join("build", ver)
+		logPath := filepath.Join(docDir, ver+".build.log")
+		if err := buildWith(*makeCmd, *root, tc, buildDir, logPath); err != nil {
+			prog.clear()
+			failures = append(failures, fmt.Sprintf("%s: %v", ver, err))
+			fmt.Fprintf(stderr, "matrix: %s: %v\n", ver, err)
+			continue
+		}
+
+		exe := filepath.Join(*root, buildDir, "bench")
+		argv := []string{"--compare", "--floors", "--format", "json",
+			"--launches", fmt.Sprint(*launches), "-n", fmt.Sprint(*n)}
+		doc, err := measure(exe, argv, filepath.Join(docDir, ver+".stderr"), prog, i, len(toolchains), name, *launches)
+		if err == nil && doc.cell(cellKeys[0]).GoVersion != ver {
+			err = fmt.Errorf("%s reports %s, but %s built it", exe, doc.cell(cellKeys[0]).GoVersion, ver)
+		}
+		if err != nil {
+			prog.clear()
+			failures = append(failures, fmt.Sprintf("%s: %v", ver, err))
+			fmt.Fprintf(stderr, "matrix: %s: %v\n", ver, err)
+			continue
+		}
+		path := filepath.Join(docDir, ver+".json")
+		if err := writeFileAtomic(path, doc.raw); err != nil {
+			return runError{err.Error()}
+		}
+		docs = append(docs, loaded{path: path, doc: doc.benchDoc})
+	}
+	prog.clear()
+	if len(docs) == 0 {
+		return runError{"no toolchain was measured"}
+	}
+	if err := report(docs, skipped, *out, stdout); err != nil {
+		return err
+	}
+	if len(failures) > 0 {
+		return runError{fmt.Sprintf("%d toolchain(s) failed: %s", len(failures), strings.Join(failures, "; "))}
+	}
+	return nil
+}
+
+var toolchainName = regexp.MustCompile(`^go1\.[0-9]+(\.[0-9]+|rc[0-9]+)?$`)
+
+// probeToolchain finds the Go version a toolchain argument stands for, the
+// way the Makefile reads GO: a path, a name the go command fetches through
+// GOTOOLCHAIN, or a command on PATH. why says why it cannot be had.
+func probeToolchain(tc, root string) (version, why string) {
+	var argv, env []string
+	switch {
+	case strings.Contains(tc, "/"):
+		if _, err := os.Stat(tc); err != nil {
+			return "", fmt.Sprintf("%s is not installed (%v)", tc, errUnwrapPath(err))
+		}
+		argv = []string{tc}
+	case toolchainName.MatchString(tc):
+		if _, err := exec.LookPath("go"); err != nil {
+			return "", "no go command on PATH to fetch it with"
+		}
+		argv = []string{"go"}
+		env = []string{"GOTOOLCHAIN=" + tc}
+	default:
+		if _, err := exec.LookPath(tc); err != nil {
+			return "", fmt.Sprintf("%s is not on PATH", tc)
+		}
+		argv = []string{tc}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], "env", "GOVERSION")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), env...)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Run(); err != nil {
+		msg := lastLine(se.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		if env != nil {
+			return "", "the go command cannot get it: " + msg
+		}
+		return "", msg
+	}
+	version = strings.TrimSpace(so.String())
+	if !strings.HasPrefix(version, "go") || strings.ContainsAny(version, " /\n") {
+		return "", fmt.Sprintf("go env GOVERSION printed %q", version)
+	}
+	return version, ""
+}
+
+// buildWith runs `make GO=tc BUILD=dir all`; its output goes to logPath.
+func buildWith(makeCmd, root, tc, dir, logPath string) error {
+	log, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	argv := append(strings.Fields(makeCmd), "--no-print-directory", "GO="+tc, "BUILD="+dir, "all")
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Run(); err != nil {
+		tail, _ := os.ReadFile(logPath)
+		return fmt.Errorf("make GO=%s failed (%v): %s (full log: %s)", tc, err, lastLine(string(tail)), logPath)
+	}
+	return nil
+}
+
+type measured struct {
+	benchDoc
+	raw []byte
+}
+
+// measure runs one `bench --compare` and checks what it printed.
+func measure(exe string, args []string, stderrPath string, prog *progress, i, total int, name string, launches int) (measured, error) {
+	var m measured
+	errlog, err := os.Create(stderrPath)
+	if err != nil {
+		return m, err
+	}
+	defer errlog.Close()
+	var so, se bytes.Buffer
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout = &so
+	cmd.Stderr = io.MultiWriter(errlog, &se)
+	if err := cmd.Start(); err != nil {
+		return m, err
+	}
+	stop := prog.watch(cmd.Process.Pid, i, total, name, launches)
+	err = cmd.Wait()
+	stop()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			msg := lastLine(se.String())
+			if msg == "" {
+				msg = "no message"
+			}
+			return m, fmt.Errorf("bench --compare failed (%v): %s (stderr: %s)", ee.ProcessState, msg, stderrPath)
+		}
+		return m, err
+	}
+	doc, err := parseDocument(so.Bytes())
+	if err != nil {
+		return m, fmt.Errorf("bench --compare printed a bad document: %v", err)
+	}
+	return measured{benchDoc: doc, raw: so.Bytes()}, nil
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n "), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
