@@ -53,7 +53,7 @@ TEST_EXTRA :=
 -include mk/*.mk
 
 .PHONY: all setup bench compare regress test clean test-go test-unit test-integration
-all: $(BUILD)/bench $(BUILD)/bench-shared
+all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so
 
 # Each step is a fresh make so that variables read from the module cache
 # (SDK_DIR) are evaluated after setup has downloaded the modules.
@@ -107,6 +107,11 @@ test-go:
 # End to end: both executables in every mode, exit codes, bad input.
 test-integration: $(BUILD)/bench $(BUILD)/bench-shared
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/integration/...
+
+# The C-side allocation counter --count-allocs preloads.
+$(BUILD)/libcgocost_count.so: c/preload/alloc_count.c
+	@mkdir -p $(BUILD)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
 
 clean:
 	rm -rf build

@@ -87,11 +87,13 @@ void cell_key(const json_t *doc, const json_t *cell, char *buf, size_t len)
 	char *cpus = json_dumps(json_object_get(o, "cpus"), JSON_COMPACT);
 
 	snprintf(buf, len,
-		 "cpu=%s;online_cpus=%.0f;kernel=%s;go=%s;lib=%s;n=%.0f;runs=%.0f;plugins=%.0f;work=%s;fields=%.0f;warmup=%.0f;pinned=%s",
+		 "cpu=%s;online_cpus=%.0f;kernel=%s;go=%s;lib=%s;malloc=%s;n=%.0f;runs=%.0f;plugins=%.0f;work=%s;fields=%.0f;warmup=%.0f;pinned=%s",
 		 jget_str(m, "cpu_model") ? jget_str(m, "cpu_model") : "?", jget_num(m, "online_cpus"),
 		 jget_str(m, "kernel") ? jget_str(m, "kernel") : "?",
 		 jget_str(cell, "go_version") ? jget_str(cell, "go_version") : "?",
-		 jget_str(cell, "lib") ? jget_str(cell, "lib") : "?", jget_num(o, "n"),
+		 jget_str(cell, "lib") ? jget_str(cell, "lib") : "?",
+		 jget_str(json_object_get(cell, "allocator"), "name") ? jget_str(json_object_get(cell, "allocator"), "name") : "?",
+		 jget_num(o, "n"),
 		 jget_num(o, "runs"), jget_num(o, "plugins"),
 		 jget_str(o, "work") ? jget_str(o, "work") : "?", jget_num(o, "fields"),
 		 jget_num(o, "warmup"), cpus ? cpus : "[]");
@@ -147,7 +149,10 @@ static int analyse_cell(json_t *doc, json_t *cell, char *err, size_t errlen)
 		return -1;
 	}
 	x = cell_samples(launches, &n);
-	if (x == NULL || summarize_into(cell, "statistics", "samples", x, n, "ns/extraction") != 0) {
+	if (x == NULL || summarize_into(cell, "statistics", "samples", x, n,
+					 jget_str(cell, "scenario") && strcmp(jget_str(cell, "scenario"), "extract")
+						 ? "ns/iteration"
+						 : "ns/extraction") != 0) {
 		free(x);
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -207,6 +212,20 @@ static int analyse_cell(json_t *doc, json_t *cell, char *err, size_t errlen)
 			json_array_foreach(json_object_get(l, "plugins"), j, p) requests += jget_num(p, "extractions");
 		}
 		json_object_set_new(cell, "go_allocs_per_extraction", jnum(allocs / requests));
+		{
+			double cm = 0, cf = 0;
+			int counted = 1;
+			json_array_foreach(launches, i, l)
+			{
+				const json_t *ca = json_object_get(l, "c_allocs");
+				if (!json_is_object(ca))
+					counted = 0;
+				cm += jget_num(ca, "mallocs");
+				cf += jget_num(ca, "frees");
+			}
+			json_object_set_new(cell, "c_mallocs_per_iteration", counted ? jnum(cm / requests) : json_null());
+			json_object_set_new(cell, "c_frees_per_iteration", counted ? jnum(cf / requests) : json_null());
+		}
 		json_object_set_new(cell, "go_alloc_bytes_per_extraction", jnum(bytes / requests));
 	}
 	if (json_is_object(json_object_get(json_array_get(launches, 0), "floors"))) {
@@ -229,13 +248,16 @@ static int analyse_cell(json_t *doc, json_t *cell, char *err, size_t errlen)
 }
 
 /* The cell of a library whose mode in effect is the one requested. */
-static json_t *find_cell(json_t *cells, const char *lib, const char *mode)
+static json_t *find_cell(json_t *cells, const char *lib, const char *mode, const char *scenario)
 {
 	size_t i;
 	json_t *c;
 	json_array_foreach(cells, i, c)
 	{
 		const json_t *m = json_object_get(c, "mode");
+		const char *sc = jget_str(c, "scenario") ? jget_str(c, "scenario") : "extract";
+		if (strcmp(sc, scenario) != 0)
+			continue;
 		if (strcmp(jget_str(c, "lib") ? jget_str(c, "lib") : "", lib) == 0 &&
 		    strcmp(jget_str(m, "requested") ? jget_str(m, "requested") : "", mode) == 0 &&
 		    strcmp(jget_str(m, "in_effect") ? jget_str(m, "in_effect") : "", mode) == 0)
@@ -286,7 +308,7 @@ int analyse_document(json_t *doc, char *err, size_t errlen)
 		single |= json_array_size(json_object_get(c, "launches")) < 2;
 	}
 	for (int l = 0; l < 2; l++) {
-		json_t *s = find_cell(cells, libs[l], "sync"), *a = find_cell(cells, libs[l], "async");
+		json_t *s = find_cell(cells, libs[l], "sync", "extract"), *a = find_cell(cells, libs[l], "async", "extract");
 		char name[64];
 		if (s && a) {
 			snprintf(name, sizeof(name), "async/sync lib=%s wall", libs[l]);
@@ -296,13 +318,25 @@ int analyse_document(json_t *doc, char *err, size_t errlen)
 		}
 	}
 	for (int m = 0; m < 2; m++) {
-		json_t *ar = find_cell(cells, "archive", modes[m]), *sh = find_cell(cells, "shared", modes[m]);
+		json_t *ar = find_cell(cells, "archive", modes[m], "extract"),
+		       *sh = find_cell(cells, "shared", modes[m], "extract");
 		char name[64];
 		if (ar && sh) {
 			snprintf(name, sizeof(name), "shared/archive mode=%s wall", modes[m]);
 			add_ratio(ratios, name, sh, ar, "wall");
 		}
 	}
+	/* lifecycle: what reuse costs next to allocation, per library and mode */
+	for (int l = 0; l < 2; l++)
+		for (int m = 0; m < 2; m++) {
+			json_t *al = find_cell(cells, libs[l], modes[m], "alloc");
+			json_t *re = find_cell(cells, libs[l], modes[m], "reuse");
+			char name[80];
+			if (al && re) {
+				snprintf(name, sizeof(name), "reuse/alloc lib=%s mode=%s wall", libs[l], modes[m]);
+				add_ratio(ratios, name, re, al, "wall");
+			}
+		}
 	json_object_set_new(doc, "ratios", ratios);
 	json_object_set_new(doc, "analysis",
 			    json_pack("{s:f, s:s, s:s}", "ci_level", 0.95, "samples",

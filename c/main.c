@@ -1,12 +1,15 @@
 /* main.c — the bench driver: parse, measure, analyse, report, compare.
  * Exit status: 0 success (no regression), 1 a detected performance
  * regression, 2 bad input, 3 a failed run. */
+#include <dlfcn.h>
 #include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocs.h"
 #include "analysis.h"
 #include "baseline.h"
 #include "extractor.h"
@@ -16,6 +19,7 @@
 #include "options.h"
 #include "plan.h"
 #include "plugin.h"
+#include "pool.h"
 #include "report_doc.h"
 #include "report_json.h"
 #include "report_text.h"
@@ -45,18 +49,151 @@ static void handoff_cpus(const struct options *o, const struct machine *m, int *
 		}
 }
 
-/* One launch, in this process: floors, plugin instances, the extraction
- * loop, verification. Prints the detailed text when text_out is set, and
- * returns the single-cell document in *doc_out. */
+/* Checks a finished run: failures, and a sync run that ran async. */
+static int run_verified(const struct options *o, const struct run *r)
+{
+	int status = EXIT_OK;
+	for (uint32_t i = 0; i < r->nplugins; i++)
+		if (r->plugins[i].failed) {
+			fprintf(stderr, "%s: %s\n", prog, r->plugins[i].error);
+			status = EXIT_RUN_FAILED;
+		}
+	for (uint32_t i = 0; status == EXIT_OK && i < r->nplugins; i++)
+		if (!o->async && r->plugins[i].async_in_effect) {
+			fprintf(stderr,
+				"%s: plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report\n",
+				prog, i + 1, (unsigned long long)r->plugins[i].after.tid,
+				(int)r->plugins[i].caller_tid);
+			status = EXIT_RUN_FAILED;
+		}
+	return status;
+}
+
+/* The lifecycle text: one line per plugin thread and scenario. */
+static void lifecycle_text(FILE *out, const struct report *rep)
+{
+	const struct run *r = rep->r;
+	const char *scen = scenario_name(r->scenario);
+
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		const struct plugin_run *p = &r->plugins[i];
+		fprintf(out, "%s plugin %u: %.2f ns/iteration (elapsed time %lluns, iterations %llu)\n", scen,
+			p->index, series_per_op(&p->batches), (unsigned long long)p->batches.total_ns,
+			(unsigned long long)p->batches.total_ops);
+	}
+	if (r->scenario == SCEN_ALLOC)
+		fprintf(out, "# alloc: per iteration plugin_init, one extraction, plugin_destroy (init and destroy serialized)%s\n",
+			r->plugins[0].async_in_effect
+				? "; async is in effect, so every iteration starts and stops the SDK's async worker"
+				: "");
+	else
+		fprintf(out, "# reuse: per iteration an instance taken from a pool of %u, one extraction, given back; %llu takes waited for an instance\n",
+			rep->o->pool, (unsigned long long)r->pool_waits);
+	if (r->c_counted)
+		fprintf(out, "# %s: C-side %.3f mallocs and %.3f frees per iteration (all threads)\n", scen,
+			(double)r->c_mallocs / (double)(r->plugins[0].batches.total_ops * r->nplugins),
+			(double)r->c_frees / (double)(r->plugins[0].batches.total_ops * r->nplugins));
+	fprintf(out, "# %s: Go %.3f objects, %.1f bytes allocated per iteration\n", scen,
+		(double)r->go_allocs / (double)(r->plugins[0].batches.total_ops * r->nplugins),
+		(double)r->go_alloc_bytes / (double)(r->plugins[0].batches.total_ops * r->nplugins));
+}
+
+/* Runs one scenario in this process and appends its cell to cells. */
+static int measure_scenario(const struct options *o, enum scenario scen, const struct machine *m,
+			    const struct plugin_info *pi, const struct floors *f, FILE *text_out, json_t *cells)
+{
+	struct run r;
+	struct extractor *xs = NULL;
+	struct pool pool;
+	struct plugin_config pc;
+	char err[512], self[4096];
+	int status = EXIT_OK, have_pool = 0;
+
+	pc = (struct plugin_config){
+		.async = o->async, .work = o->work, .extra_ns = o->extra_ns, .raw = o->plugin_config};
+	if (scen == SCEN_EXTRACT) {
+		xs = calloc(o->plugins, sizeof(*xs));
+		if (xs == NULL) {
+			fprintf(stderr, "%s: out of memory for %u plugins\n", prog, o->plugins);
+			return EXIT_RUN_FAILED;
+		}
+		/* one at a time: the SDK does not allow concurrent plugin_init */
+		for (uint32_t i = 0; i < o->plugins; i++)
+			if (extractor_open(&xs[i], &pc, o->fields, err, sizeof(err)) != 0) {
+				fprintf(stderr, "%s: plugin %u: %s\n", prog, i + 1, err);
+				while (i-- > 0)
+					extractor_close(&xs[i]);
+				free(xs);
+				return EXIT_RUN_FAILED;
+			}
+	} else if (scen == SCEN_REUSE) {
+		if (pool_open(&pool, (int)o->pool, &pc, o->fields, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: reuse pool: %s\n", prog, err);
+			return EXIT_RUN_FAILED;
+		}
+		have_pool = 1;
+	} else {
+		/* alloc: an instance must be possible before timing its creation */
+		struct extractor probe;
+		if (extractor_open(&probe, &pc, o->fields, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_RUN_FAILED;
+		}
+		extractor_close(&probe);
+	}
+	if (run_scenario(o, scen, xs, have_pool ? &pool : NULL, &pc, &r, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		status = EXIT_RUN_FAILED;
+	}
+	if (xs) {
+		for (uint32_t i = 0; i < o->plugins; i++)
+			extractor_close(&xs[i]);
+		free(xs);
+	}
+	if (have_pool)
+		pool_close(&pool);
+	if (status != EXIT_OK)
+		return status;
+	status = run_verified(o, &r);
+	if (status == EXIT_OK) {
+		struct report rep = {
+			.o = o,
+			.m = m,
+			.pi = pi,
+			.r = &r,
+			.f = f,
+			.async_workers = async_workers((int)r.plugins[0].before.gomaxprocs, o->plugins),
+		};
+		json_t *cell;
+
+		if (self_path(self, sizeof(self)) != 0)
+			snprintf(self, sizeof(self), "%s", prog);
+		cell = cell_record(&rep, self);
+		json_object_set_new(cell, "launches", json_pack("[o]", launch_record(&rep)));
+		json_array_append_new(cells, cell);
+		if (text_out) {
+			if (scen == SCEN_EXTRACT)
+				report_text(text_out, &rep);
+			else
+				lifecycle_text(text_out, &rep);
+			fflush(text_out);
+		}
+		if (!o->emit_launch)
+			report_warnings(stderr, &rep);
+	}
+	run_free(&r);
+	return status;
+}
+
+/* One launch, in this process: floors, then the scenario(s). Prints the
+ * detailed text when text_out is set, and returns the document in *doc_out. */
 static int measure_here(const struct options *o, const struct machine *m, const struct plugin_info *pi,
 			FILE *text_out, json_t **doc_out)
 {
 	struct floors f;
-	struct run r;
-	struct extractor *xs;
-	struct plugin_config pc;
-	char err[512], self[4096];
-	int have_floors = 0, status = EXIT_OK;
+	char err[512];
+	int have_floors = 0, status;
+	json_t *cells = json_array();
 
 	*doc_out = NULL;
 	/* floors first, before any plugin instance exists: no async worker runs */
@@ -66,81 +203,28 @@ static int measure_here(const struct options *o, const struct machine *m, const 
 		if (floors_measure(&f, o->n, o->runs, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err,
 				   sizeof(err)) != 0) {
 			fprintf(stderr, "%s: %s\n", prog, err);
+			json_decref(cells);
 			return EXIT_RUN_FAILED;
 		}
 		have_floors = 1;
 	}
-	xs = calloc(o->plugins, sizeof(*xs));
-	if (xs == NULL) {
-		fprintf(stderr, "%s: out of memory for %u plugins\n", prog, o->plugins);
-		status = EXIT_RUN_FAILED;
-		goto out_floors;
+	if (o->lifecycle) {
+		status = measure_scenario(o, SCEN_ALLOC, m, pi, have_floors ? &f : NULL, text_out, cells);
+		if (status == EXIT_OK)
+			status = measure_scenario(o, SCEN_REUSE, m, pi, have_floors ? &f : NULL, text_out, cells);
+	} else {
+		status = measure_scenario(o, SCEN_EXTRACT, m, pi, have_floors ? &f : NULL, text_out, cells);
 	}
-	pc = (struct plugin_config){
-		.async = o->async, .work = o->work, .extra_ns = o->extra_ns, .raw = o->plugin_config};
-	/* one at a time: the SDK does not allow concurrent plugin_init */
-	for (uint32_t i = 0; i < o->plugins; i++)
-		if (extractor_open(&xs[i], &pc, o->fields, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: plugin %u: %s\n", prog, i + 1, err);
-			while (i-- > 0)
-				extractor_close(&xs[i]);
-			free(xs);
-			status = EXIT_RUN_FAILED;
-			goto out_floors;
-		}
-	if (run_extraction(o, xs, &r, err, sizeof(err)) != 0) {
-		fprintf(stderr, "%s: %s\n", prog, err);
-		status = EXIT_RUN_FAILED;
-	}
-	for (uint32_t i = 0; i < o->plugins; i++)
-		extractor_close(&xs[i]);
-	free(xs);
-	if (status != EXIT_OK)
-		goto out_floors;
-
-	for (uint32_t i = 0; i < r.nplugins; i++)
-		if (r.plugins[i].failed) {
-			fprintf(stderr, "%s: %s\n", prog, r.plugins[i].error);
-			status = EXIT_RUN_FAILED;
-		}
-	for (uint32_t i = 0; status == EXIT_OK && i < r.nplugins; i++)
-		if (!o->async && r.plugins[i].async_in_effect) {
-			fprintf(stderr,
-				"%s: plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report\n",
-				prog, i + 1, (unsigned long long)r.plugins[i].after.tid,
-				(int)r.plugins[i].caller_tid);
-			status = EXIT_RUN_FAILED;
-		}
-	if (status == EXIT_OK) {
-		struct report rep = {
-			.o = o,
-			.m = m,
-			.pi = pi,
-			.r = &r,
-			.f = have_floors ? &f : NULL,
-			.async_workers = async_workers((int)r.plugins[0].before.gomaxprocs, o->plugins),
-		};
-		json_t *cell;
-
-		if (self_path(self, sizeof(self)) != 0)
-			snprintf(self, sizeof(self), "%s", prog);
-		cell = cell_record(&rep, self);
-		json_object_set_new(cell, "launches", json_pack("[o]", launch_record(&rep)));
-		*doc_out = json_pack("{s:i, s:s, s:o, s:o, s:[o], s:n}", "schema_version", SCHEMA_VERSION,
-				     "generator", "cgocost bench", "machine", machine_record(m), "options",
-				     options_record(o), "cells", cell, "comparison");
-		if (text_out) {
-			report_text(text_out, &rep);
-			fflush(text_out);
-		}
-		if (!o->emit_launch)
-			report_warnings(stderr, &rep);
-	}
-	run_free(&r);
-out_floors:
 	if (have_floors)
 		floors_free(&f);
-	return status;
+	if (status != EXIT_OK) {
+		json_decref(cells);
+		return status;
+	}
+	*doc_out = json_pack("{s:i, s:s, s:o, s:o, s:o, s:n}", "schema_version", SCHEMA_VERSION, "generator",
+			     "cgocost bench", "machine", machine_record(m), "options", options_record(o),
+			     "cells", cells, "comparison");
+	return EXIT_OK;
 }
 
 static int print_json(FILE *out, const json_t *doc, size_t flags)
@@ -179,6 +263,26 @@ int main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	case PARSE_OK:
 		break;
+	}
+	if (o.malloc_name || o.count_allocs || getenv("CGOCOST_PRELOADED")) {
+		int rc = preload_reexec(o.malloc_name, o.count_allocs, argv, err, sizeof(err));
+		char path[PATH_MAX];
+		const char *in_effect;
+		if (rc != 0) {
+			fprintf(stderr, "%s: %s%s\n", prog, err, rc == 2 ? " (see --help)" : "");
+			return rc == 2 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+		}
+		/* verified, not assumed: which library serves malloc now */
+		allocator_in_effect(path, sizeof(path), &in_effect);
+		if (o.malloc_name && strcmp(in_effect, o.malloc_name) != 0) {
+			fprintf(stderr, "%s: --malloc %s was asked for, but malloc is served by %s (%s): the preload did not take\n",
+				prog, o.malloc_name, in_effect, path);
+			return EXIT_RUN_FAILED;
+		}
+		if (o.count_allocs && dlsym(RTLD_DEFAULT, "cgocost_alloc_counts") == NULL) {
+			fprintf(stderr, "%s: --count-allocs: the counter library is not in the process\n", prog);
+			return EXIT_RUN_FAILED;
+		}
 	}
 	if (machine_read(&m) != 0) {
 		fprintf(stderr, "%s: cannot read this process's CPU affinity\n", prog);
@@ -263,8 +367,12 @@ int main(int argc, char **argv)
 		report_gobench(stdout, doc);
 		break;
 	case FORMAT_TEXT:
-		if (in_process)
-			report_cell_summary(stdout, doc, json_array_get(json_object_get(doc, "cells"), 0), 1);
+		if (in_process) {
+			size_t k;
+			json_t *c;
+			json_array_foreach(json_object_get(doc, "cells"), k, c) report_cell_summary(stdout, doc, c, 1);
+			report_ratios_text(stdout, doc);
+		}
 		else if (o.compare)
 			report_compare_text(stdout, doc);
 		else

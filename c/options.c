@@ -25,6 +25,10 @@ enum {
 	OPT_THRESHOLD,
 	OPT_SEED,
 	OPT_EMIT_LAUNCH,
+	OPT_SCENARIO,
+	OPT_POOL,
+	OPT_MALLOC,
+	OPT_COUNT_ALLOCS,
 };
 
 static const struct option long_options[] = {
@@ -48,6 +52,10 @@ static const struct option long_options[] = {
 	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{"seed", required_argument, NULL, OPT_SEED},
 	{"emit-launch", no_argument, NULL, OPT_EMIT_LAUNCH},
+	{"scenario", required_argument, NULL, OPT_SCENARIO},
+	{"pool", required_argument, NULL, OPT_POOL},
+	{"malloc", required_argument, NULL, OPT_MALLOC},
+	{"count-allocs", no_argument, NULL, OPT_COUNT_ALLOCS},
 	{NULL, 0, NULL, 0},
 };
 
@@ -99,6 +107,15 @@ void options_usage(const char *prog, FILE *out)
 		"      --threshold <pct>       noise band of the verdict (default 5)\n"
 		"      --seed <n>      bootstrap seed of the change intervals (default 1)\n"
 		"      --async-extra-ns <ns>   --extra-ns for async cells only\n"
+		"\n"
+		"Objects and allocators:\n"
+		"      --scenario <s>  extract (default) or lifecycle: per iteration a new\n"
+		"                      plugin instance (alloc: init, one extraction, destroy)\n"
+		"                      vs one from a pool (reuse); both are measured\n"
+		"      --pool <N>      instances in the reuse pool (default -p)\n"
+		"      --malloc <a>    glibc, jemalloc, tcmalloc or mimalloc: re-execute with\n"
+		"                      that allocator preloaded (verified, named in the header)\n"
+		"      --count-allocs  count C-side mallocs and frees per iteration\n"
 		"      --plugin-config <s>  pass this plugin_init configuration verbatim instead\n"
 		"                      of the one -a/--extra-ns imply (testing: the mode in\n"
 		"                      effect is still verified, never taken from it)\n"
@@ -310,6 +327,37 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		case OPT_EMIT_LAUNCH:
 			o->emit_launch = 1;
 			break;
+		case OPT_SCENARIO:
+			if (strcmp(optarg, "extract") == 0)
+				o->lifecycle = 0;
+			else if (strcmp(optarg, "lifecycle") == 0)
+				o->lifecycle = 1;
+			else {
+				snprintf(err, errlen, "--scenario: '%s' is not one of extract, lifecycle", optarg);
+				return PARSE_BAD;
+			}
+			break;
+		case OPT_POOL:
+			if (parse_u64("--pool", optarg, 1, OPT_MAX_PLUGINS, &v, err, errlen))
+				return PARSE_BAD;
+			if (v > max_plugins) {
+				snprintf(err, errlen, "--pool: %llu instances exceed the plugin SDK's handle table (at most %u)",
+					 (unsigned long long)v, max_plugins);
+				return PARSE_BAD;
+			}
+			o->pool = (uint32_t)v;
+			break;
+		case OPT_MALLOC:
+			if (strcmp(optarg, "glibc") && strcmp(optarg, "jemalloc") && strcmp(optarg, "tcmalloc") &&
+			    strcmp(optarg, "mimalloc")) {
+				snprintf(err, errlen, "--malloc: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", optarg);
+				return PARSE_BAD;
+			}
+			o->malloc_name = optarg;
+			break;
+		case OPT_COUNT_ALLOCS:
+			o->count_allocs = 1;
+			break;
 		case OPT_PLUGIN_CONFIG:
 			if (strlen(optarg) > 1024) {
 				snprintf(err, errlen, "--plugin-config: longer than 1024 bytes");
@@ -337,6 +385,12 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 			 (unsigned long long)o->n, o->runs);
 		return PARSE_BAD;
 	}
+	if (o->pool && !o->lifecycle) {
+		snprintf(err, errlen, "--pool applies to --scenario lifecycle only");
+		return PARSE_BAD;
+	}
+	if (o->lifecycle && o->pool == 0)
+		o->pool = o->plugins;
 	if (!o->launches_set && (o->compare || o->against || o->baseline || o->save_baseline))
 		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
 	if (o->emit_launch && (o->compare || o->against || o->baseline || o->save_baseline ||

@@ -43,6 +43,10 @@ struct options {
 	double threshold;	 /* --threshold: noise band of the verdict, fraction */
 	uint64_t seed;		 /* --seed: bootstrap seed of the analysis */
 	int emit_launch;	 /* internal: a child launch printing its JSON record */
+	int lifecycle;		 /* --scenario lifecycle: alloc vs reuse of instances */
+	uint32_t pool;		 /* --pool: instances in the reuse pool (default -p) */
+	const char *malloc_name; /* --malloc: the allocator to preload */
+	int count_allocs;	 /* --count-allocs: count C-side allocations */
 	int ncpus;		 /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
 };

@@ -18,7 +18,7 @@ static int add_variant(struct plan *p, const char *exe, int async, char *err, si
 	}
 	snprintf(v->exe, sizeof(v->exe), "%s", exe);
 	v->async = async;
-	v->cell = NULL;
+	v->cells = NULL;
 	p->nv++;
 	return 0;
 }
@@ -117,6 +117,18 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 		ARG("--cpus");
 		NUM("%s", cpus);
 	}
+	if (o->lifecycle) {
+		ARG("--scenario");
+		ARG("lifecycle");
+		ARG("--pool");
+		NUM("%u", o->pool);
+	}
+	if (o->malloc_name) {
+		ARG("--malloc");
+		ARG(o->malloc_name);
+	}
+	if (o->count_allocs)
+		ARG("--count-allocs");
 	if (o->plugin_config) {
 		ARG("--plugin-config");
 		ARG(o->plugin_config);
@@ -144,24 +156,39 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 			doc = launch_document(argv, &status, err, errlen);
 			if (doc == NULL)
 				return status;
-			cell = json_array_get(json_object_get(doc, "cells"), 0);
-			launch = json_array_get(json_object_get(cell, "launches"), 0);
-			if (cell == NULL || launch == NULL || jget_str(cell, "name") == NULL) {
+			if (json_array_size(json_object_get(doc, "cells")) == 0) {
 				snprintf(err, errlen, "launch of %s printed a document without a cell", v->exe);
 				json_decref(doc);
 				return 3;
 			}
-			if (v->cell == NULL) {
-				v->cell = json_deep_copy(cell);
-				json_object_set_new(v->cell, "launches", json_array());
-			} else if (strcmp(jget_str(v->cell, "name"), jget_str(cell, "name")) != 0) {
-				snprintf(err, errlen,
-					 "%s: the mode in effect changed between launches (%s, then %s)", v->exe,
-					 jget_str(v->cell, "name"), jget_str(cell, "name"));
-				json_decref(doc);
-				return 3;
+			if (v->cells == NULL) {
+				size_t k;
+				v->cells = json_array();
+				json_array_foreach(json_object_get(doc, "cells"), k, cell)
+				{
+					json_t *c = json_deep_copy(cell);
+					json_object_set_new(c, "launches", json_array());
+					json_array_append_new(v->cells, c);
+				}
 			}
-			json_array_append(json_object_get(v->cell, "launches"), launch);
+			{
+				size_t k;
+				json_array_foreach(json_object_get(doc, "cells"), k, cell)
+				{
+					json_t *mine = json_array_get(v->cells, k);
+					launch = json_array_get(json_object_get(cell, "launches"), 0);
+					if (mine == NULL || launch == NULL || jget_str(cell, "name") == NULL ||
+					    strcmp(jget_str(mine, "name"), jget_str(cell, "name")) != 0) {
+						snprintf(err, errlen,
+							 "%s: the mode in effect changed between launches (%s, then %s)",
+							 v->exe, mine ? jget_str(mine, "name") : "nothing",
+							 jget_str(cell, "name") ? jget_str(cell, "name") : "nothing");
+						json_decref(doc);
+						return 3;
+					}
+					json_array_append(json_object_get(mine, "launches"), launch);
+				}
+			}
 			json_decref(doc);
 		}
 	}
@@ -171,8 +198,11 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 json_t *plan_document(const struct plan *p, int from, int to, json_t *machine, json_t *options)
 {
 	json_t *cells = json_array();
-	for (int i = from; i < to; i++)
-		json_array_append(cells, p->v[i].cell);
+	for (int i = from; i < to; i++) {
+		size_t k;
+		json_t *c;
+		json_array_foreach(p->v[i].cells, k, c) json_array_append(cells, c);
+	}
 	return json_pack("{s:i, s:s, s:O, s:O, s:o, s:n}", "schema_version", 1, "generator",
 			 "cgocost bench", "machine", machine, "options", options, "cells", cells,
 			 "comparison");
@@ -181,6 +211,6 @@ json_t *plan_document(const struct plan *p, int from, int to, json_t *machine, j
 void plan_free(struct plan *p)
 {
 	for (int i = 0; i < p->nv; i++)
-		json_decref(p->v[i].cell);
+		json_decref(p->v[i].cells);
 	memset(p, 0, sizeof(*p));
 }

@@ -14,7 +14,7 @@
 struct variant {
 	char exe[PATH_MAX];
 	int async;
-	json_t *cell; /* the cell record with its launches, filled by plan_run */
+	json_t *cells; /* its cell records with their launches, filled by plan_run */
 };
 
 struct plan {

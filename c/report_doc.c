@@ -83,9 +83,18 @@ void report_cell_summary(FILE *out, const json_t *doc, const json_t *cell, int b
 	fprintf(out, "# noise:  context switches %s per 1000 requests, steal %s (medians over launches)\n",
 		fmt_num(a, sizeof(a), jget_num(cell, "switches_per_1000_median"), "%.3f"),
 		fmt_ns(b, sizeof(b), jget_num(cell, "steal_ns_median")));
-	fprintf(out, "# go allocations: %s objects, %s bytes per extraction\n",
+	fprintf(out, "# go allocations: %s objects, %s bytes per %s\n",
 		fmt_num(a, sizeof(a), jget_num(cell, "go_allocs_per_extraction"), "%.3f"),
-		fmt_num(b, sizeof(b), jget_num(cell, "go_alloc_bytes_per_extraction"), "%.1f"));
+		fmt_num(b, sizeof(b), jget_num(cell, "go_alloc_bytes_per_extraction"), "%.1f"),
+		strcmp(str_or(cell, "scenario", "extract"), "extract") == 0 ? "extraction" : "iteration");
+	if (!isnan(jget_num(cell, "c_mallocs_per_iteration")))
+		fprintf(out, "# c allocations: %s mallocs, %s frees per %s (counted by the preloaded counter)\n",
+			fmt_num(a, sizeof(a), jget_num(cell, "c_mallocs_per_iteration"), "%.3f"),
+			fmt_num(b, sizeof(b), jget_num(cell, "c_frees_per_iteration"), "%.3f"),
+			strcmp(str_or(cell, "scenario", "extract"), "extract") == 0 ? "extraction" : "iteration");
+	if (jget_str(json_object_get(cell, "allocator"), "name"))
+		fprintf(out, "# allocator: %s (%s)\n", jget_str(json_object_get(cell, "allocator"), "name"),
+			str_or(json_object_get(cell, "allocator"), "path", "?"));
 }
 
 static void machine_lines(FILE *out, const json_t *doc, const json_t *cell)
@@ -121,30 +130,75 @@ static void mode_line(FILE *out, const json_t *cell)
 
 void report_launches_text(FILE *out, const json_t *doc)
 {
-	const json_t *cell = json_array_get(json_object_get(doc, "cells"), 0);
-	const json_t *launches = json_object_get(cell, "launches");
-	const json_t *first = json_array_get(launches, 0);
-	size_t np = json_array_size(json_object_get(first, "plugins"));
+	size_t ci;
+	const json_t *cell;
 
-	for (size_t p = 0; p < np; p++) {
-		double ns = 0, ops = 0;
-		size_t i;
-		json_t *l;
-		json_array_foreach(launches, i, l)
-		{
-			const json_t *pl = json_array_get(json_object_get(l, "plugins"), p);
-			ns += jget_num(pl, "elapsed_ns");
-			ops += jget_num(pl, "extractions");
+	json_array_foreach(json_object_get(doc, "cells"), ci, cell)
+	{
+		const json_t *launches = json_object_get(cell, "launches");
+		const json_t *first = json_array_get(launches, 0);
+		size_t np = json_array_size(json_object_get(first, "plugins"));
+		const char *scen = str_or(cell, "scenario", "extract");
+		int extract = strcmp(scen, "extract") == 0;
+
+		for (size_t p = 0; p < np; p++) {
+			double ns = 0, ops = 0;
+			size_t i;
+			json_t *l;
+			json_array_foreach(launches, i, l)
+			{
+				const json_t *pl = json_array_get(json_object_get(l, "plugins"), p);
+				ns += jget_num(pl, "elapsed_ns");
+				ops += jget_num(pl, "extractions");
+			}
+			if (extract)
+				fprintf(out, "plugin %zu: %.2f ns/extraction (elapsed time %.0fns, extractions %.0f)\n",
+					p + 1, ns / ops, ns, ops);
+			else
+				fprintf(out, "%s plugin %zu: %.2f ns/iteration (elapsed time %.0fns, iterations %.0f)\n",
+					scen, p + 1, ns / ops, ns, ops);
 		}
-		fprintf(out, "plugin %zu: %.2f ns/extraction (elapsed time %.0fns, extractions %.0f)\n", p + 1,
-			ns / ops, ns, ops);
+		fprintf(out, "# %s: %zu launches (fresh processes), the lines above are totals over them\n",
+			str_or(cell, "name", "?"), json_array_size(launches));
+		report_cell_summary(out, doc, cell, 0);
 	}
-	fprintf(out, "# %s: %zu launches (fresh processes), seed lines above are totals over them\n",
-		str_or(cell, "name", "?"), json_array_size(launches));
-	report_cell_summary(out, doc, cell, 0);
+	cell = json_array_get(json_object_get(doc, "cells"), 0);
 	machine_lines(out, doc, cell);
 	mode_line(out, cell);
 	floors_lines(out, json_object_get(cell, "floors"));
+	report_ratios_text(out, doc);
+}
+
+void report_ratios_text(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *r;
+	char a[32], b[32], c[32];
+
+	json_array_foreach(json_object_get(doc, "ratios"), i, r)
+	{
+		const json_t *st = json_object_get(r, "statistics");
+		const char *name = str_or(r, "name", "?");
+		fprintf(out, "# ratio %s: %s [%s, %s]\n", name, fmt_num(a, sizeof(a), jget_num(st, "median"), "%.3f"),
+			fmt_num(b, sizeof(b), jget_num(st, "ci_low"), "%.3f"),
+			fmt_num(c, sizeof(c), jget_num(st, "ci_high"), "%.3f"));
+		if (strncmp(name, "reuse/alloc", 11) == 0) {
+			/* the saving, from the two cells' medians */
+			size_t k;
+			json_t *cell;
+			double al = NAN, re = NAN;
+			json_array_foreach(json_object_get(doc, "cells"), k, cell)
+			{
+				if (strcmp(str_or(cell, "name", ""), str_or(r, "denominator", "")) == 0)
+					al = jget_num(json_object_get(cell, "statistics"), "median");
+				if (strcmp(str_or(cell, "name", ""), str_or(r, "numerator", "")) == 0)
+					re = jget_num(json_object_get(cell, "statistics"), "median");
+			}
+			fprintf(out, "# reuse saves %s per iteration (%s%% of alloc's %s)\n",
+				fmt_ns(a, sizeof(a), al - re), fmt_num(b, sizeof(b), 100.0 * (al - re) / al, "%.1f"),
+				fmt_ns(c, sizeof(c), al));
+		}
+	}
 }
 
 static const json_t *find_cell(const json_t *doc, const char *lib, const char *mode)

@@ -16,6 +16,10 @@ void report_cell_summary(FILE *out, const json_t *doc, const json_t *cell, int b
  * summary, the machine and mode, floors. */
 void report_launches_text(FILE *out, const json_t *doc);
 
+/* The same-run ratios of the document, and for the lifecycle the saving of
+ * reuse in ns and %. */
+void report_ratios_text(FILE *out, const json_t *doc);
+
 /* The --compare table: cells, ratios, floors. */
 void report_compare_text(FILE *out, const json_t *doc);
 

@@ -1,11 +1,13 @@
 /* report_json.c — see report_json.h. */
 #include "report_json.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "allocs.h"
 #include "jsonutil.h"
 #include "stats.h"
 
@@ -21,16 +23,23 @@ const char *run_mode_in_effect(const struct run *r)
 	return async && sync ? "mixed" : async ? "async" : "sync";
 }
 
+const char *scenario_name(enum scenario s)
+{
+	return s == SCEN_ALLOC ? "alloc" : s == SCEN_REUSE ? "reuse" : "extract";
+}
+
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
-	       const char *work, unsigned plugins, unsigned fields)
+	       const char *scenario, const char *work, unsigned plugins, unsigned fields)
 {
 	const char *mode = in_effect;
+	char scen[40] = "", flds[32] = "";
 	if (async_requested && strcmp(in_effect, "sync") == 0)
 		mode = "sync-fallback";
-	if (fields == 1)
-		snprintf(buf, len, "lib=%s/mode=%s/work=%s/p=%u", lib, mode, work, plugins);
-	else
-		snprintf(buf, len, "lib=%s/mode=%s/work=%s/fields=%u/p=%u", lib, mode, work, fields, plugins);
+	if (scenario && strcmp(scenario, "extract") != 0)
+		snprintf(scen, sizeof(scen), "/scenario=%s", scenario);
+	if (fields != 1)
+		snprintf(flds, sizeof(flds), "/fields=%u", fields);
+	snprintf(buf, len, "lib=%s/mode=%s%s/work=%s%s/p=%u", lib, mode, scen, work, flds, plugins);
 }
 
 json_t *machine_record(const struct machine *m)
@@ -45,11 +54,13 @@ json_t *options_record(const struct options *o)
 	json_t *cpus = json_array();
 	for (int i = 0; i < o->ncpus; i++)
 		json_array_append_new(cpus, json_integer(o->cpus[i]));
-	return json_pack("{s:o, s:i, s:i, s:s, s:i, s:o, s:o, s:o, s:i, s:b, s:o}", "n", jint(o->n),
-			 "runs", (int)o->runs, "plugins", (int)o->plugins, "work", work_name(o->work),
-			 "fields", (int)o->fields, "warmup", jint(o->warmup), "extra_ns", jint(o->extra_ns),
-			 "async_extra_ns", jint(o->async_extra_ns), "launches", (int)o->launches,
-			 "floors", o->floors, "cpus", cpus);
+	return json_pack("{s:o, s:i, s:i, s:s, s:i, s:o, s:o, s:o, s:i, s:b, s:o, s:s, s:i, s:s, s:b}",
+			 "n", jint(o->n), "runs", (int)o->runs, "plugins", (int)o->plugins, "work",
+			 work_name(o->work), "fields", (int)o->fields, "warmup", jint(o->warmup), "extra_ns",
+			 jint(o->extra_ns), "async_extra_ns", jint(o->async_extra_ns), "launches",
+			 (int)o->launches, "floors", o->floors, "cpus", cpus, "scenario",
+			 o->lifecycle ? "lifecycle" : "extract", "pool", (int)o->pool, "malloc",
+			 o->malloc_name ? o->malloc_name : "glibc", "count_allocs", o->count_allocs);
 }
 
 static json_t *series_record(const struct series *s)
@@ -100,7 +111,19 @@ static json_t *floors_record(const struct floors *f)
 			 "handoff_why", f->handoff_measured ? json_null() : json_string(f->handoff_why));
 }
 
+static void launch_extras(json_t *l, const struct run *r);
+
+static json_t *launch_record_base(const struct report *rep);
+
 json_t *launch_record(const struct report *rep)
+{
+	json_t *l = launch_record_base(rep);
+	if (l)
+		launch_extras(l, rep->r);
+	return l;
+}
+
+static json_t *launch_record_base(const struct report *rep)
 {
 	const struct run *r = rep->r;
 	json_t *plugins = json_array();
@@ -142,15 +165,37 @@ json_t *launch_record(const struct report *rep)
 		"floors", floors_record(rep->f));
 }
 
+/* Adds what only some runs have: C-side allocation counts, pool waits. */
+static void launch_extras(json_t *l, const struct run *r)
+{
+	double requests = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++)
+		requests += (double)r->plugins[i].batches.total_ops;
+	if (r->c_counted)
+		json_object_set_new(l, "c_allocs", json_pack("{s:o, s:o, s:o, s:o}", "mallocs", jint(r->c_mallocs),
+							     "frees", jint(r->c_frees), "mallocs_per_iteration",
+							     jnum((double)r->c_mallocs / requests),
+							     "frees_per_iteration", jnum((double)r->c_frees / requests)));
+	else
+		json_object_set_new(l, "c_allocs", json_null());
+	if (r->scenario == SCEN_REUSE)
+		json_object_set_new(l, "pool_waits", json_integer((json_int_t)r->pool_waits));
+}
+
 json_t *cell_record(const struct report *rep, const char *executable)
 {
 	char name[160];
 	const char *effect = run_mode_in_effect(rep->r);
 
-	cell_name(name, sizeof(name), rep->pi->lib_kind, rep->o->async, effect, work_name(rep->o->work),
-		  rep->o->plugins, rep->o->fields);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:{s:s, s:s, s:b, s:o}}", "name", name,
-			 "lib", rep->pi->lib_kind, "executable", executable, "go_version",
+	char alloc_path[PATH_MAX];
+	const char *alloc_name;
+
+	allocator_in_effect(alloc_path, sizeof(alloc_path), &alloc_name);
+	cell_name(name, sizeof(name), rep->pi->lib_kind, rep->o->async, effect,
+		  scenario_name(rep->r->scenario), work_name(rep->o->work), rep->o->plugins, rep->o->fields);
+	return json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:i, s:i, s:{s:s, s:s, s:b, s:o}}", "name", name,
+			 "scenario", scenario_name(rep->r->scenario), "allocator", "name", alloc_name,
+			 "path", alloc_path, "lib", rep->pi->lib_kind, "executable", executable, "go_version",
 			 rep->pi->go_version, "sdk_version", rep->pi->sdk_version, "gomaxprocs",
 			 (int)rep->r->plugins[0].before.gomaxprocs, "max_handle", rep->pi->max_handle,
 			 "mode", "requested", rep->o->async ? "async" : "sync", "in_effect", effect,

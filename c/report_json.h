@@ -17,7 +17,10 @@ const char *run_mode_in_effect(const struct run *r);
  * lib=archive/mode=async/work=noop/p=1. A run that asked for async and did
  * not get it is named mode=sync-fallback, never mode=async. */
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
-	       const char *work, unsigned plugins, unsigned fields);
+	       const char *scenario, const char *work, unsigned plugins, unsigned fields);
+
+/* "extract", "alloc" or "reuse". */
+const char *scenario_name(enum scenario s);
 
 json_t *machine_record(const struct machine *m);
 json_t *options_record(const struct options *o);

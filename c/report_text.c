@@ -1,9 +1,11 @@
 /* report_text.c — see report_text.h. */
 #include "report_text.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
+#include "allocs.h"
 #include "stats.h"
 
 void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions)
@@ -120,6 +122,12 @@ void report_text(FILE *out, const struct report *rep)
 		(double)r->wall_ns / 1e6);
 	fprintf(out, "# machine: %s, %d online CPUs (%d allowed), Linux %s %s\n", rep->m->cpu_model,
 		rep->m->online_cpus, rep->m->allowed_cpus, rep->m->kernel, rep->m->arch);
+	{
+		char path[PATH_MAX];
+		const char *name;
+		allocator_in_effect(path, sizeof(path), &name);
+		fprintf(out, "# allocator: %s (malloc served by %s)\n", name, path);
+	}
 	fprintf(out, "# plugin: %s (plugin_init in %s), %s, plugin-sdk-go %s, GOMAXPROCS=%d, SDK handle limit %d\n",
 		pi->lib_kind, pi->lib_path, pi->go_version, pi->sdk_version,
 		(int)r->plugins[0].before.gomaxprocs, pi->max_handle);
@@ -189,6 +197,10 @@ void report_text(FILE *out, const struct report *rep)
 			steal, 1000.0 * (double)vol / requests, 1000.0 * (double)invol / requests, migs);
 	}
 	{
+		if (r->c_counted)
+			fprintf(out, "# c allocations: %llu mallocs, %llu frees over the timed batches, all threads (%.4f and %.4f per extraction)\n",
+				(unsigned long long)r->c_mallocs, (unsigned long long)r->c_frees,
+				(double)r->c_mallocs / (double)total, (double)r->c_frees / (double)total);
 		fprintf(out, "# go allocations: %llu objects, %llu bytes over the timed batches, all threads (%.3f objects, %.1f bytes per extraction)\n",
 			(unsigned long long)r->go_allocs, (unsigned long long)r->go_alloc_bytes,
 			(double)r->go_allocs / (double)total, (double)r->go_alloc_bytes / (double)total);

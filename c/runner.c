@@ -1,6 +1,7 @@
 /* runner.c — see runner.h. */
 #include "runner.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -10,11 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "allocs.h"
 #include "clock.h"
 #include "sysinfo.h"
 
 struct shared {
 	const struct options *o;
+	enum scenario scen;
+	struct pool *pool;	     /* SCEN_REUSE */
+	pthread_mutex_t init_mu;     /* SCEN_ALLOC: init and destroy one at a time */
+	struct plugin_config pc;     /* SCEN_ALLOC: what each new instance gets */
 	pthread_mutex_t gate_mu;  /* start gate: main opens it once every thread exists */
 	pthread_cond_t gate_cv;
 	int gate;		  /* 0 closed, 1 go, -1 abort (a thread could not be created) */
@@ -23,6 +29,7 @@ struct shared {
 	uint64_t window_start_ns, window_end_ns;
 	uint64_t cpu_start_ns, cpu_end_ns;
 	uint64_t allocs_start, allocs_end, bytes_start, bytes_end;
+	struct alloc_counts c_start, c_end;
 	int64_t steal_start, steal_end;
 };
 
@@ -40,39 +47,48 @@ static uint64_t cpu_clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Reads a small /proc file into buf with open/read: no stdio, so the
+ * driver's own bookkeeping allocates nothing inside a counted window. */
+static int read_proc(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got > 0 ? 0 : -1;
+}
+
 /* Machine-wide steal ticks from the first line of /proc/stat; -1 if unknown. */
 static int64_t steal_ticks(void)
 {
+	char buf[512];
 	unsigned long long v[8];
-	FILE *f = fopen("/proc/stat", "r");
-	int n;
 
-	if (f == NULL)
+	if (read_proc("/proc/stat", buf, sizeof(buf)) != 0)
 		return -1;
-	n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
-		   &v[4], &v[5], &v[6], &v[7]);
-	fclose(f);
-	return n == 8 ? (int64_t)v[7] : -1;
+	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+		   &v[5], &v[6], &v[7]) != 8)
+		return -1;
+	return (int64_t)v[7];
 }
 
 /* se.nr_migrations of the calling thread; -1 if the kernel does not say. */
 static int64_t thread_migrations(void)
 {
-	char line[256];
-	int64_t v = -1;
-	FILE *f = fopen("/proc/thread-self/sched", "r");
+	char buf[8192];
+	const char *line;
 
-	if (f == NULL)
+	if (read_proc("/proc/thread-self/sched", buf, sizeof(buf)) != 0)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, "se.nr_migrations", 16) == 0) {
-			char *colon = strchr(line, ':');
-			if (colon)
-				v = strtoll(colon + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
+	line = strstr(buf, "se.nr_migrations");
+	if (line == NULL || (line = strchr(line, ':')) == NULL)
+		return -1;
+	return strtoll(line + 1, NULL, 10);
 }
 
 static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
@@ -93,6 +109,65 @@ static void spin_barrier(_Atomic uint32_t *count, uint32_t n)
 	atomic_fetch_add(count, 1);
 	while (atomic_load(count) < n)
 		;
+}
+
+/* One lifecycle iteration of event evt: a new instance (alloc) or one from
+ * the pool (reuse), one checked extraction, and the instance let go. */
+static int iteration(struct job *j, uint64_t evt)
+{
+	struct shared *sh = j->sh;
+	struct extractor tmp, *x;
+	char err[8];
+	int st;
+
+	if (sh->scen == SCEN_REUSE) {
+		x = pool_take(sh->pool);
+		st = extractor_extract(x, evt);
+		pool_give(sh->pool, x);
+		return st;
+	}
+	pthread_mutex_lock(&sh->init_mu);
+	st = extractor_open(&tmp, &sh->pc, sh->o->fields, err, sizeof(err));
+	pthread_mutex_unlock(&sh->init_mu);
+	if (st != 0)
+		return EXTRACT_FAILED;
+	st = extractor_extract(&tmp, evt);
+	pthread_mutex_lock(&sh->init_mu);
+	extractor_close(&tmp);
+	pthread_mutex_unlock(&sh->init_mu);
+	return st;
+}
+
+/* The untimed probe of the scenario: which thread runs Extract. */
+static int scenario_probe(struct job *j, struct probe *p, char *err, size_t errlen)
+{
+	struct shared *sh = j->sh;
+	struct extractor tmp, *x;
+	int rc;
+
+	if (sh->scen == SCEN_EXTRACT)
+		return extractor_probe(j->x, p, err, errlen);
+	if (sh->scen == SCEN_REUSE) {
+		x = pool_take(sh->pool);
+		rc = extractor_probe(x, p, err, errlen);
+		pool_give(sh->pool, x);
+		return rc;
+	}
+	pthread_mutex_lock(&sh->init_mu);
+	rc = extractor_open(&tmp, &sh->pc, sh->o->fields, err, errlen);
+	pthread_mutex_unlock(&sh->init_mu);
+	if (rc != 0)
+		return -1;
+	rc = extractor_probe(&tmp, p, err, errlen);
+	pthread_mutex_lock(&sh->init_mu);
+	extractor_close(&tmp);
+	pthread_mutex_unlock(&sh->init_mu);
+	return rc;
+}
+
+static inline int one(struct job *j, uint64_t evt)
+{
+	return j->sh->scen == SCEN_EXTRACT ? extractor_extract(j->x, evt) : iteration(j, evt);
 }
 
 static void *plugin_thread(void *arg)
@@ -125,7 +200,7 @@ static void *plugin_thread(void *arg)
 	if (!dead) {
 		/* cold: the first call of this new C thread, timed alone */
 		t0 = now_ns();
-		st = extractor_extract(x, evt);
+		st = one(j, evt);
 		pr->cold_ns = now_ns() - t0;
 		if (st != EXTRACT_OK) {
 			fail(pr, "cold", evt, st);
@@ -133,12 +208,12 @@ static void *plugin_thread(void *arg)
 		}
 		evt++;
 	}
-	if (!dead && extractor_probe(x, &pr->before, pr->error, sizeof(pr->error)) != 0) {
+	if (!dead && scenario_probe(j, &pr->before, pr->error, sizeof(pr->error)) != 0) {
 		pr->failed = 1;
 		dead = 1;
 	}
-	for (uint64_t i = 0; !dead && i < run_warmup(o); i++, evt++) {
-		st = extractor_extract(x, evt);
+	for (uint64_t i = 0; !dead && i < run_warmup(o, sh->scen); i++, evt++) {
+		st = one(j, evt);
 		if (st != EXTRACT_OK) {
 			fail(pr, "warm-up", evt, st);
 			dead = 1;
@@ -151,6 +226,7 @@ static void *plugin_thread(void *arg)
 	if (j->rank == 0) {
 		sh->steal_start = steal_ticks();
 		sh->allocs_start = cgocost_go_allocs();
+		alloc_counts_read(&sh->c_start);
 		sh->bytes_start = cgocost_go_alloc_bytes();
 		sh->cpu_start_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 		sh->window_start_ns = now_ns();
@@ -162,10 +238,19 @@ static void *plugin_thread(void *arg)
 	for (uint32_t b = 0; !dead && b < pr->batches.nbatches; b++) {
 		uint64_t end = evt + pr->batches.ops[b];
 		t0 = now_ns();
-		for (; evt < end; evt++) {
-			st = extractor_extract(x, evt);
-			if (__builtin_expect(st != EXTRACT_OK, 0))
-				break;
+		if (sh->scen == SCEN_EXTRACT) {
+			/* the extraction loop proper: nothing but the call and its check */
+			for (; evt < end; evt++) {
+				st = extractor_extract(x, evt);
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		} else {
+			for (; evt < end; evt++) {
+				st = iteration(j, evt);
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
 		}
 		series_add(&pr->batches, b, now_ns() - t0);
 		if (evt != end) {
@@ -195,17 +280,18 @@ static void *plugin_thread(void *arg)
 	if (j->rank == 0) {
 		sh->cpu_end_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 		sh->allocs_end = cgocost_go_allocs();
+		alloc_counts_read(&sh->c_end);
 		sh->bytes_end = cgocost_go_alloc_bytes();
 		sh->steal_end = steal_ticks();
 	}
 
 	if (!dead) {
-		if (extractor_probe(x, &pr->after, pr->error, sizeof(pr->error)) != 0) {
+		if (scenario_probe(j, &pr->after, pr->error, sizeof(pr->error)) != 0) {
 			pr->failed = 1;
 			return NULL;
 		}
-		uint64_t want = (run_warmup(o) + o->n) * o->fields + PROBE_FIELDS;
-		if (pr->after.calls - pr->before.calls != want) {
+		uint64_t want = (run_warmup(o, sh->scen) + o->n) * o->fields + PROBE_FIELDS;
+		if (sh->scen == SCEN_EXTRACT && pr->after.calls - pr->before.calls != want) {
 			pr->failed = 1;
 			snprintf(pr->error, sizeof(pr->error),
 				 "plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
@@ -228,13 +314,22 @@ static void *plugin_thread(void *arg)
 	return NULL;
 }
 
-uint64_t run_warmup(const struct options *o)
+uint64_t run_warmup(const struct options *o, enum scenario scen)
 {
+	/* a lifecycle iteration costs microseconds: a shorter warm-up */
+	if (scen != SCEN_EXTRACT && !o->warmup_set && o->warmup > LIFECYCLE_WARMUP)
+		return LIFECYCLE_WARMUP;
 	return o->warmup;
 }
 
 int run_extraction(const struct options *o, struct extractor *xs, struct run *r, char *err,
 		   size_t errlen)
+{
+	return run_scenario(o, SCEN_EXTRACT, xs, NULL, NULL, r, err, errlen);
+}
+
+int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
+		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen)
 {
 	struct shared sh;
 	struct job *jobs;
@@ -244,6 +339,12 @@ int run_extraction(const struct options *o, struct extractor *xs, struct run *r,
 	memset(r, 0, sizeof(*r));
 	memset(&sh, 0, sizeof(sh));
 	sh.o = o;
+	sh.scen = scen;
+	sh.pool = pool;
+	if (pc)
+		sh.pc = *pc;
+	r->scenario = scen;
+	pthread_mutex_init(&sh.init_mu, NULL);
 	r->nplugins = o->plugins;
 	r->clock_ticks = sysconf(_SC_CLK_TCK);
 	r->plugins = calloc(o->plugins, sizeof(*r->plugins));
@@ -261,7 +362,7 @@ int run_extraction(const struct options *o, struct extractor *xs, struct run *r,
 			snprintf(err, errlen, "out of memory for %u batches", o->runs);
 			goto fail;
 		}
-		jobs[i] = (struct job){.sh = &sh, .x = &xs[i], .pr = pr, .rank = i};
+		jobs[i] = (struct job){.sh = &sh, .x = xs ? &xs[i] : NULL, .pr = pr, .rank = i};
 	}
 	pthread_mutex_init(&sh.gate_mu, NULL);
 	pthread_cond_init(&sh.gate_cv, NULL);
@@ -277,6 +378,7 @@ int run_extraction(const struct options *o, struct extractor *xs, struct run *r,
 	for (uint32_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
 	pthread_barrier_destroy(&sh.finish);
+	pthread_mutex_destroy(&sh.init_mu);
 	pthread_cond_destroy(&sh.gate_cv);
 	pthread_mutex_destroy(&sh.gate_mu);
 	if (started < o->plugins) {
@@ -286,6 +388,10 @@ int run_extraction(const struct options *o, struct extractor *xs, struct run *r,
 	r->wall_ns = sh.window_end_ns - sh.window_start_ns;
 	r->process_cpu_ns = sh.cpu_end_ns - sh.cpu_start_ns;
 	r->go_allocs = sh.allocs_end - sh.allocs_start;
+	r->c_counted = sh.c_start.counting;
+	r->c_mallocs = sh.c_end.mallocs - sh.c_start.mallocs;
+	r->c_frees = sh.c_end.frees - sh.c_start.frees;
+	r->pool_waits = pool ? pool->waits : 0;
 	r->go_alloc_bytes = sh.bytes_end - sh.bytes_start;
 	r->steal_ticks = sh.steal_start >= 0 && sh.steal_end >= 0 ? sh.steal_end - sh.steal_start : -1;
 	free(jobs);

@@ -9,6 +9,7 @@
 
 #include "extractor.h"
 #include "options.h"
+#include "pool.h"
 #include "series.h"
 
 struct noise {
@@ -32,13 +33,24 @@ struct plugin_run {
 	char error[256];
 };
 
+/* What one iteration is: an extraction on the thread's own instance (the
+ * default), or the lifecycle: a new instance per iteration (alloc) or one
+ * taken from a pool (reuse), each with one extraction. */
+enum scenario { SCEN_EXTRACT = 0, SCEN_ALLOC, SCEN_REUSE };
+
+#define LIFECYCLE_WARMUP 500
+
 struct run {
+	enum scenario scenario;
 	uint32_t nplugins;
 	struct plugin_run *plugins;
 	uint64_t wall_ns;	  /* from the common start of timing to the last end */
 	uint64_t process_cpu_ns;  /* process CPU time over the same window */
 	uint64_t go_allocs;	  /* Go heap objects allocated process-wide over the window */
 	uint64_t go_alloc_bytes;  /* and their bytes */
+	int c_counted;		  /* C-side malloc counting was active (--count-allocs) */
+	uint64_t c_mallocs, c_frees; /* C-side allocations over the window, all threads */
+	unsigned long long pool_waits; /* reuse: takes that found the pool empty */
 	int64_t steal_ticks;	  /* machine-wide steal time over the window, -1 if unknown */
 	long clock_ticks;	  /* USER_HZ, to turn ticks into time */
 };
@@ -48,9 +60,13 @@ struct run {
  * r->plugins[i].failed. */
 int run_extraction(const struct options *o, struct extractor *xs, struct run *r, char *err,
 		   size_t errlen);
+/* The same for any scenario: xs for SCEN_EXTRACT, pool for SCEN_REUSE, pc
+ * (the configuration of every new instance) for SCEN_ALLOC. */
+int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
+		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen);
 void run_free(struct run *r);
 
 /* Warm-up extractions the options imply (explicit, or the default). */
-uint64_t run_warmup(const struct options *o);
+uint64_t run_warmup(const struct options *o, enum scenario scen);
 
 #endif
