@@ -65,7 +65,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			continue
 		}
 		seen[ver] = tc
-		name := fmt.Sprintf("%s (%d/%d)", ver, i+1, len(toolchains))
+		name := ver
 
 		prog.stage(i, len(toolchains), name, "building the plugin and both drivers")
 		buildDir := filepath.Join("build", ver)

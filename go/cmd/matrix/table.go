@@ -68,13 +68,18 @@ func tableHeader(m *matrix) string {
 		fmt.Fprintf(&b, "; %s, %s online CPUs", m.Machine.CPUModel, intText(m.Machine.OnlineCPUs))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "cells: ns/extraction, median [interval of the median across launches, level >= %s];\n", levelText(m))
+	if lv := levelText(m); lv != "" {
+		fmt.Fprintf(&b, "cells: ns/extraction, median [interval of the median across launches, level >= %s];\n", lv)
+	} else {
+		b.WriteString("cells: ns/extraction, median across launches [no interval: too few launches, need >= 6];\n")
+	}
 	b.WriteString("ratios: median [interval] of per-launch ratios (wall); raw C->Go: the //export no-op;\n")
 	b.WriteString("cold: first extraction on a new thread (sync: first C->Go call; async: worker wake-up); floors from the same run\n")
 	return b.String()
 }
 
-// levelText is the lowest confidence level of any interval in the table.
+// levelText is the lowest confidence level of any interval in the table,
+// "" when there is none.
 func levelText(m *matrix) string {
 	low := math.Inf(1)
 	for _, r := range m.Rows {
@@ -90,7 +95,7 @@ func levelText(m *matrix) string {
 		}
 	}
 	if math.IsInf(low, 1) {
-		return "-"
+		return ""
 	}
 	return fmt.Sprintf("%.0f%%", math.Floor(low*100))
 }
