@@ -40,7 +40,7 @@ func renderChart(m *matrix) ([]byte, error) {
 		s.width = barW * 0.9
 		p.Add(s)
 	}
-	handoff := &floorLines{name: "handoff floor (cache-line round trip, 2 CPUs)",
+	handoff := &floorLines{name: "handoff floor (cache-line round trip)",
 		style: draw.LineStyle{Color: color.RGBA{R: 200, A: 255}, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
 		half:  barW * float64(len(series)) / 2}
 	ccall := &floorLines{name: "C call floor (C->C through a pointer)",
