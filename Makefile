@@ -52,7 +52,7 @@ TEST_EXTRA :=
 
 -include mk/*.mk
 
-.PHONY: all setup bench compare regress test clean test-go test-unit test-integration
+.PHONY: all setup bench compare regress alloc-matrix test clean test-go test-unit test-integration
 all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so
 
 # Each step is a fresh make so that variables read from the module cache
@@ -97,6 +97,10 @@ compare: $(BUILD)/bench $(BUILD)/bench-shared
 # The regression check end to end: baseline, unchanged rerun, +20% on async.
 regress: $(BUILD)/bench $(BUILD)/bench-shared
 	@sh scripts/regress.sh $(BUILD)/bench
+
+# scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption.
+alloc-matrix: all
+	@sh scripts/alloc_matrix.sh $(BUILD)
 
 # Go: formatting, vet, and the plugin's own tests.
 test-go:

@@ -178,3 +178,28 @@ json_t *compare_documents(const json_t *base, const json_t *cur, const char *aga
 			 threshold, "alpha", ALPHA, "bootstrap_seed", (json_int_t)seed, "resamples",
 			 (json_int_t)COMPARE_RESAMPLES, "changes", changes, "regressed", *regressed);
 }
+
+void compare_allocators(json_t *doc, double threshold, uint64_t seed)
+{
+	size_t i;
+	json_t *c;
+	json_t *cells = json_object_get(doc, "cells");
+
+	json_array_foreach(cells, i, c)
+	{
+		const char *name = jget_str(c, "name");
+		const char *m = name ? strstr(name, "/malloc=") : NULL;
+		char base_name[256];
+		const json_t *base;
+		int ignored = 0;
+
+		if (m == NULL || strcmp(m, "/malloc=glibc") == 0)
+			continue;
+		snprintf(base_name, sizeof(base_name), "%.*s/malloc=glibc", (int)(m - name), name);
+		base = find_named(cells, base_name);
+		if (base == NULL)
+			continue;
+		json_object_set_new(c, "vs_glibc",
+				    change_record(name, "cell", base, c, 1, NULL, threshold, seed, &ignored));
+	}
+}

@@ -25,4 +25,8 @@ json_t *baseline_load(const char *path, char *err, size_t errlen);
 json_t *compare_documents(const json_t *base, const json_t *cur, const char *against, int same_time,
 			  double threshold, uint64_t seed, int *regressed);
 
+/* --allocators: judges every cell named .../malloc=X against the same cell
+ * with malloc=glibc (same run, interleaved), adding "vs_glibc" to it. */
+void compare_allocators(json_t *doc, double threshold, uint64_t seed);
+
 #endif

@@ -15,6 +15,7 @@
 #include "extractor.h"
 #include "floors.h"
 #include "jsonutil.h"
+#include "judge.h"
 #include "launch.h"
 #include "options.h"
 #include "plan.h"
@@ -264,6 +265,8 @@ int main(int argc, char **argv)
 	case PARSE_OK:
 		break;
 	}
+	if (o.judge[0])
+		return judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, stdout, prog);
 	if (o.malloc_name || o.count_allocs || getenv("CGOCOST_PRELOADED")) {
 		int rc = preload_reexec(o.malloc_name, o.count_allocs, argv, err, sizeof(err));
 		char path[PATH_MAX];
@@ -349,6 +352,8 @@ int main(int argc, char **argv)
 		status = EXIT_RUN_FAILED;
 		goto out;
 	}
+	if (o.nallocators)
+		compare_allocators(doc, o.threshold, o.seed);
 	if (base) {
 		json_object_set_new(doc, "comparison",
 				    compare_documents(base, doc, o.against ? o.against : o.baseline,
@@ -375,6 +380,8 @@ int main(int argc, char **argv)
 		}
 		else if (o.compare)
 			report_compare_text(stdout, doc);
+		else if (o.nallocators)
+			report_allocators_text(stdout, doc);
 		else
 			report_launches_text(stdout, doc);
 		report_comparison_text(stdout, doc);

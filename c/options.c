@@ -29,6 +29,9 @@ enum {
 	OPT_POOL,
 	OPT_MALLOC,
 	OPT_COUNT_ALLOCS,
+	OPT_ALLOCATORS,
+	OPT_JUDGE,
+	OPT_STALL_TIMEOUT,
 };
 
 static const struct option long_options[] = {
@@ -56,6 +59,9 @@ static const struct option long_options[] = {
 	{"pool", required_argument, NULL, OPT_POOL},
 	{"malloc", required_argument, NULL, OPT_MALLOC},
 	{"count-allocs", no_argument, NULL, OPT_COUNT_ALLOCS},
+	{"allocators", required_argument, NULL, OPT_ALLOCATORS},
+	{"judge", required_argument, NULL, OPT_JUDGE},
+	{"stall-timeout", required_argument, NULL, OPT_STALL_TIMEOUT},
 	{NULL, 0, NULL, 0},
 };
 
@@ -71,6 +77,7 @@ void options_defaults(struct options *o)
 	o->launches = 1;
 	o->threshold = 0.05;
 	o->seed = 1;
+	o->stall_timeout_s = 60;
 }
 
 void options_usage(const char *prog, FILE *out)
@@ -92,6 +99,8 @@ void options_usage(const char *prog, FILE *out)
 		"      --floors        also measure the floors: a C call, the raw C->Go call,\n"
 		"                      a cache-line round trip between two CPUs\n"
 		"      --cpus <list>   pin the calling threads, one CPU each (e.g. 0,1 or 0-1)\n"
+		"      --stall-timeout <s>  give up (exit 3) when a caller makes no progress\n"
+		"                      for this long (default 60, 0: never)\n"
 		"\n"
 		"Samples, comparisons and verdicts:\n"
 		"      --launches <L>  repeat the measurement in L fresh processes; statistics\n"
@@ -116,6 +125,10 @@ void options_usage(const char *prog, FILE *out)
 		"      --malloc <a>    glibc, jemalloc, tcmalloc or mimalloc: re-execute with\n"
 		"                      that allocator preloaded (verified, named in the header)\n"
 		"      --count-allocs  count C-side mallocs and frees per iteration\n"
+		"      --judge <base> <cur>  judge two files of samples (one number per line,\n"
+		"                      lower is better) with the same gates; nothing runs\n"
+		"      --allocators <list>  one cell per allocator (e.g. glibc,jemalloc),\n"
+		"                      interleaved launch by launch, each judged against glibc\n"
 		"      --plugin-config <s>  pass this plugin_init configuration verbatim instead\n"
 		"                      of the one -a/--extra-ns imply (testing: the mode in\n"
 		"                      effect is still verified, never taken from it)\n"
@@ -358,6 +371,51 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		case OPT_COUNT_ALLOCS:
 			o->count_allocs = 1;
 			break;
+		case OPT_STALL_TIMEOUT:
+			if (parse_u64("--stall-timeout", optarg, 0, 86400, &v, err, errlen))
+				return PARSE_BAD;
+			o->stall_timeout_s = (uint32_t)v;
+			break;
+		case OPT_JUDGE:
+			/* two operands: the base file here, the current one next */
+			if (optind >= argc || argv[optind][0] == '-') {
+				snprintf(err, errlen, "--judge needs two files: BASE CURRENT");
+				return PARSE_BAD;
+			}
+			o->judge[0] = optarg;
+			o->judge[1] = argv[optind++];
+			break;
+		case OPT_ALLOCATORS: {
+			char *save = NULL, *tok;
+			if (strlen(optarg) >= sizeof(o->allocators_buf)) {
+				snprintf(err, errlen, "--allocators: list too long");
+				return PARSE_BAD;
+			}
+			snprintf(o->allocators_buf, sizeof(o->allocators_buf), "%s", optarg);
+			o->nallocators = 0;
+			for (tok = strtok_r(o->allocators_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+				if (strcmp(tok, "glibc") && strcmp(tok, "jemalloc") && strcmp(tok, "tcmalloc") &&
+				    strcmp(tok, "mimalloc")) {
+					snprintf(err, errlen, "--allocators: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", tok);
+					return PARSE_BAD;
+				}
+				for (int k = 0; k < o->nallocators; k++)
+					if (strcmp(o->allocators[k], tok) == 0) {
+						snprintf(err, errlen, "--allocators: '%s' listed twice", tok);
+						return PARSE_BAD;
+					}
+				if (o->nallocators == 4) {
+					snprintf(err, errlen, "--allocators: at most 4");
+					return PARSE_BAD;
+				}
+				o->allocators[o->nallocators++] = tok;
+			}
+			if (o->nallocators == 0) {
+				snprintf(err, errlen, "--allocators: empty list");
+				return PARSE_BAD;
+			}
+			break;
+		}
 		case OPT_PLUGIN_CONFIG:
 			if (strlen(optarg) > 1024) {
 				snprintf(err, errlen, "--plugin-config: longer than 1024 bytes");
@@ -391,10 +449,14 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 	}
 	if (o->lifecycle && o->pool == 0)
 		o->pool = o->plugins;
-	if (!o->launches_set && (o->compare || o->against || o->baseline || o->save_baseline))
+	if (o->nallocators && (o->malloc_name || o->compare || o->against)) {
+		snprintf(err, errlen, "--allocators runs one cell per allocator: not with --malloc, --compare or --against");
+		return PARSE_BAD;
+	}
+	if (!o->launches_set && (o->compare || o->against || o->baseline || o->save_baseline || o->nallocators))
 		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
 	if (o->emit_launch && (o->compare || o->against || o->baseline || o->save_baseline ||
-			       o->launches_set)) {
+			       o->launches_set || o->nallocators)) {
 		snprintf(err, errlen, "--emit-launch is internal and takes no comparison options");
 		return PARSE_BAD;
 	}

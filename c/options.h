@@ -47,6 +47,11 @@ struct options {
 	uint32_t pool;		 /* --pool: instances in the reuse pool (default -p) */
 	const char *malloc_name; /* --malloc: the allocator to preload */
 	int count_allocs;	 /* --count-allocs: count C-side allocations */
+	const char *judge[2];	 /* --judge BASE CUR: verdict on two sample files */
+	uint32_t stall_timeout_s; /* --stall-timeout: give up when a caller is stuck */
+	int nallocators;	 /* --allocators: one cell per allocator, interleaved */
+	const char *allocators[4];
+	char allocators_buf[128];
 	int ncpus;		 /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
 };

@@ -12,6 +12,10 @@
 static int add_variant(struct plan *p, const char *exe, int async, char *err, size_t errlen)
 {
 	struct variant *v = &p->v[p->nv];
+	if (p->nv >= (int)(sizeof(p->v) / sizeof(p->v[0]))) {
+		snprintf(err, errlen, "too many cells");
+		return -1;
+	}
 	if (access(exe, X_OK) != 0) {
 		snprintf(err, errlen, "%s is not an executable bench", exe);
 		return -1;
@@ -55,8 +59,15 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 		if (base && strcmp(base + 1, "bench-shared") == 0)
 			snprintf(self + (base - self) + 1, sizeof(self) - (size_t)(base - self) - 1, "bench");
 	}
-	if (add_build(p, self, o, err, errlen) != 0)
+	if (o->nallocators) {
+		for (int i = 0; i < o->nallocators; i++) {
+			if (add_build(p, self, o, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].malloc_name = o->allocators[i];
+		}
+	} else if (add_build(p, self, o, err, errlen) != 0) {
 		return -1;
+	}
 	p->nself = p->nv;
 	if (o->against) {
 		if (realpath(o->against, other) == NULL) {
@@ -104,6 +115,8 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	NUM("%u", o->fields);
 	ARG("--warmup");
 	NUM("%llu", (unsigned long long)o->warmup);
+	ARG("--stall-timeout");
+	NUM("%u", o->stall_timeout_s);
 	ARG("--extra-ns");
 	NUM("%llu", (unsigned long long)(o->extra_ns + (v->async ? o->async_extra_ns : 0)));
 	if (v->async)
@@ -123,9 +136,9 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 		ARG("--pool");
 		NUM("%u", o->pool);
 	}
-	if (o->malloc_name) {
+	if (v->malloc_name || o->malloc_name) {
 		ARG("--malloc");
-		ARG(o->malloc_name);
+		ARG(v->malloc_name ? v->malloc_name : o->malloc_name);
 	}
 	if (o->count_allocs)
 		ARG("--count-allocs");

@@ -14,11 +14,12 @@
 struct variant {
 	char exe[PATH_MAX];
 	int async;
+	const char *malloc_name; /* NULL: the options' --malloc */
 	json_t *cells; /* its cell records with their launches, filled by plan_run */
 };
 
 struct plan {
-	struct variant v[8];
+	struct variant v[16];
 	int nv;
 	int nself; /* v[0..nself) are this build; the rest the --against build */
 };

@@ -291,6 +291,28 @@ void report_compare_text(FILE *out, const json_t *doc)
 	}
 }
 
+void report_allocators_text(FILE *out, const json_t *doc)
+{
+	size_t i;
+	json_t *c;
+	char a[32], b[32], cc[32];
+	const json_t *first = json_array_get(json_object_get(doc, "cells"), 0);
+
+	machine_lines(out, doc, first);
+	fprintf(out, "# each allocator preloaded in its own launches, interleaved round by round; changes against glibc\n");
+	json_array_foreach(json_object_get(doc, "cells"), i, c)
+	{
+		const json_t *st = json_object_get(c, "statistics");
+		const json_t *vs = json_object_get(c, "vs_glibc");
+		fprintf(out, "%-60s %12s  [%s, %s]  (%s)\n", str_or(c, "name", "?"),
+			fmt_ns(a, sizeof(a), jget_num(st, "median")), fmt_ns(b, sizeof(b), jget_num(st, "ci_low")),
+			fmt_ns(cc, sizeof(cc), jget_num(st, "ci_high")),
+			str_or(json_object_get(c, "allocator"), "path", "?"));
+		if (json_is_object(vs))
+			fprintf(out, "    %s %s\n", str_or(vs, "line", "?"), str_or(vs, "sentence", "?"));
+	}
+}
+
 void report_comparison_text(FILE *out, const json_t *doc)
 {
 	const json_t *cmp = json_object_get(doc, "comparison");
@@ -384,7 +406,7 @@ void report_doc_warnings(FILE *err, const json_t *doc, int per_run)
 		if (!per_run)
 			continue;
 		if (jget_num(cell, "stalled_batches") > 0)
-			fprintf(err, "warning: %s: %.0f of %.0f batches stalled (1 ms or more slower than the median batch): an async worker slept or a thread was descheduled\n",
+			fprintf(err, "warning: %s: %.0f of %.0f batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled\n",
 				name, jget_num(cell, "stalled_batches"), jget_num(cell, "batches"));
 		if (jget_str(json_object_get(cell, "mode"), "reason"))
 			fprintf(err, "warning: %s: async was requested but is not in effect: %s\n", name,

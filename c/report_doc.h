@@ -23,6 +23,10 @@ void report_ratios_text(FILE *out, const json_t *doc);
 /* The --compare table: cells, ratios, floors. */
 void report_compare_text(FILE *out, const json_t *doc);
 
+/* --allocators: scenario x allocator, median and interval, change against
+ * glibc with its interval and verdict. */
+void report_allocators_text(FILE *out, const json_t *doc);
+
 /* The verdict of doc["comparison"], criterion style. */
 void report_comparison_text(FILE *out, const json_t *doc);
 

@@ -193,6 +193,11 @@ json_t *cell_record(const struct report *rep, const char *executable)
 	allocator_in_effect(alloc_path, sizeof(alloc_path), &alloc_name);
 	cell_name(name, sizeof(name), rep->pi->lib_kind, rep->o->async, effect,
 		  scenario_name(rep->r->scenario), work_name(rep->o->work), rep->o->plugins, rep->o->fields);
+	if (rep->o->malloc_name) {
+		/* an allocator asked for by name is part of what the cell is */
+		size_t l = strlen(name);
+		snprintf(name + l, sizeof(name) - l, "/malloc=%s", rep->o->malloc_name);
+	}
 	return json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:i, s:i, s:{s:s, s:s, s:b, s:o}}", "name", name,
 			 "scenario", scenario_name(rep->r->scenario), "allocator", "name", alloc_name,
 			 "path", alloc_path, "lib", rep->pi->lib_kind, "executable", executable, "go_version",

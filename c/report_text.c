@@ -230,6 +230,6 @@ void report_warnings(FILE *err, const struct report *rep)
 	}
 	if (stalls)
 		fprintf(err,
-			"warning: %u of %u batches stalled (1 ms or more slower than the median batch): an async worker slept or a thread was descheduled; compare the slowest batch with the median\n",
+			"warning: %u of %u batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
 			stalls, batches);
 }

@@ -34,6 +34,9 @@ struct shared {
 };
 
 struct job {
+	_Atomic uint64_t progress_ns; /* when this thread last finished a step */
+	_Atomic int phase;	       /* what it is doing (for the watchdog) */
+	_Atomic int done;
 	struct shared *sh;
 	struct extractor *x;
 	struct plugin_run *pr;
@@ -170,6 +173,47 @@ static inline int one(struct job *j, uint64_t evt)
 	return j->sh->scen == SCEN_EXTRACT ? extractor_extract(j->x, evt) : iteration(j, evt);
 }
 
+enum phase { PH_START, PH_COLD, PH_PROBE, PH_WARMUP, PH_BATCHES, PH_PROBE_AFTER, PH_DONE };
+static const char *const phase_names[] = {"start", "the cold extraction", "the first probe",
+					   "the warm-up", "a timed batch", "the last probe", "done"};
+
+static void step(struct job *j, enum phase ph)
+{
+	atomic_store_explicit(&j->phase, ph, memory_order_relaxed);
+	atomic_store_explicit(&j->progress_ns, now_ns(), memory_order_relaxed);
+}
+
+struct watchdog {
+	struct job *jobs;
+	uint32_t n;
+	uint64_t timeout_ns;
+	_Atomic int stop;
+};
+
+/* A caller stuck in the SDK's spin-wait never returns: rather than hang,
+ * the run ends with what the caller was doing (exit status 3). */
+static void *watchdog_thread(void *arg)
+{
+	struct watchdog *w = arg;
+	struct timespec tick = {0, 200000000};
+
+	while (!atomic_load(&w->stop)) {
+		uint64_t now = now_ns();
+		nanosleep(&tick, NULL);
+		for (uint32_t i = 0; i < w->n; i++) {
+			struct job *j = &w->jobs[i];
+			uint64_t last = atomic_load_explicit(&j->progress_ns, memory_order_relaxed);
+			if (atomic_load(&j->done) || last == 0 || now < last || now - last < w->timeout_ns)
+				continue;
+			fprintf(stderr,
+				"bench: plugin %u made no progress for %.0f s in %s (a caller spinning on an async worker that is not scheduled looks like this); giving up (see --stall-timeout)\n",
+				i + 1, (double)(now - last) / 1e9, phase_names[atomic_load(&j->phase)]);
+			_exit(3);
+		}
+	}
+	return NULL;
+}
+
 static void *plugin_thread(void *arg)
 {
 	struct job *j = arg;
@@ -197,6 +241,7 @@ static void *plugin_thread(void *arg)
 	if (sh->gate < 0)
 		return NULL;
 
+	step(j, PH_COLD);
 	if (!dead) {
 		/* cold: the first call of this new C thread, timed alone */
 		t0 = now_ns();
@@ -208,11 +253,15 @@ static void *plugin_thread(void *arg)
 		}
 		evt++;
 	}
+	step(j, PH_PROBE);
 	if (!dead && scenario_probe(j, &pr->before, pr->error, sizeof(pr->error)) != 0) {
 		pr->failed = 1;
 		dead = 1;
 	}
+	step(j, PH_WARMUP);
 	for (uint64_t i = 0; !dead && i < run_warmup(o, sh->scen); i++, evt++) {
+		if ((i & 1023) == 0)
+			step(j, PH_WARMUP);
 		st = one(j, evt);
 		if (st != EXTRACT_OK) {
 			fail(pr, "warm-up", evt, st);
@@ -235,6 +284,7 @@ static void *plugin_thread(void *arg)
 	getrusage(RUSAGE_THREAD, &ru0);
 	pr->caller_cpu_first = current_cpu();
 	cpu0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	step(j, PH_BATCHES);
 	for (uint32_t b = 0; !dead && b < pr->batches.nbatches; b++) {
 		uint64_t end = evt + pr->batches.ops[b];
 		t0 = now_ns();
@@ -253,6 +303,7 @@ static void *plugin_thread(void *arg)
 			}
 		}
 		series_add(&pr->batches, b, now_ns() - t0);
+		atomic_store_explicit(&j->progress_ns, now_ns(), memory_order_relaxed);
 		if (evt != end) {
 			fail(pr, "timed", evt, st);
 			dead = 1;
@@ -285,6 +336,7 @@ static void *plugin_thread(void *arg)
 		sh->steal_end = steal_ticks();
 	}
 
+	step(j, PH_PROBE_AFTER);
 	if (!dead) {
 		if (scenario_probe(j, &pr->after, pr->error, sizeof(pr->error)) != 0) {
 			pr->failed = 1;
@@ -312,6 +364,15 @@ static void *plugin_thread(void *arg)
 		pr->async_in_effect = after;
 	}
 	return NULL;
+}
+
+static void *plugin_thread_main(void *arg)
+{
+	struct job *j = arg;
+	void *r = plugin_thread(arg);
+	step(j, PH_DONE);
+	atomic_store(&j->done, 1);
+	return r;
 }
 
 uint64_t run_warmup(const struct options *o, enum scenario scen)
@@ -362,14 +423,20 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 			snprintf(err, errlen, "out of memory for %u batches", o->runs);
 			goto fail;
 		}
-		jobs[i] = (struct job){.sh = &sh, .x = xs ? &xs[i] : NULL, .pr = pr, .rank = i};
+		jobs[i].sh = &sh;
+		jobs[i].x = xs ? &xs[i] : NULL;
+		jobs[i].pr = pr;
+		jobs[i].rank = i;
 	}
 	pthread_mutex_init(&sh.gate_mu, NULL);
 	pthread_cond_init(&sh.gate_cv, NULL);
 	pthread_barrier_init(&sh.finish, NULL, o->plugins);
 	for (; started < o->plugins; started++)
-		if (pthread_create(&threads[started], NULL, plugin_thread, &jobs[started]) != 0)
+		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
 			break;
+	struct watchdog wd = {.jobs = jobs, .n = started, .timeout_ns = (uint64_t)o->stall_timeout_s * 1000000000u};
+	pthread_t wdt;
+	int have_wd = o->stall_timeout_s > 0 && pthread_create(&wdt, NULL, watchdog_thread, &wd) == 0;
 	/* open the gate, or tell the threads that exist to leave */
 	pthread_mutex_lock(&sh.gate_mu);
 	sh.gate = started == o->plugins ? 1 : -1;
@@ -377,6 +444,10 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 	pthread_mutex_unlock(&sh.gate_mu);
 	for (uint32_t i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);
+	if (have_wd) {
+		atomic_store(&wd.stop, 1);
+		pthread_join(wdt, NULL);
+	}
 	pthread_barrier_destroy(&sh.finish);
 	pthread_mutex_destroy(&sh.init_mu);
 	pthread_cond_destroy(&sh.gate_cv);

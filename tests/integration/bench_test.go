@@ -277,3 +277,15 @@ func TestSharedLinkage(t *testing.T) {
 		t.Fatalf("moved bench-shared: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// A caller that makes no progress ends the run with a diagnosis instead of
+// hanging: here every extraction busy-loops for 0.9 s against a 1 s limit,
+// so one batch of two extractions cannot finish in time.
+func TestStallTimeoutEndsAStuckRun(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "2", "-r", "1", "--warmup", "0",
+		"--extra-ns", "900000000", "--stall-timeout", "1")
+	if r.code != 3 || !strings.Contains(r.stderr, "made no progress for") || !strings.Contains(r.stderr, "timed batch") {
+		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
+	}
+}
