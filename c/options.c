@@ -77,7 +77,7 @@ void options_defaults(struct options *o)
 	o->launches = 1;
 	o->threshold = 0.05;
 	o->seed = 1;
-	o->stall_timeout_s = 60;
+	o->stall_timeout_s = 20;
 }
 
 void options_usage(const char *prog, FILE *out)
@@ -100,7 +100,8 @@ void options_usage(const char *prog, FILE *out)
 		"                      a cache-line round trip between two CPUs\n"
 		"      --cpus <list>   pin the calling threads, one CPU each (e.g. 0,1 or 0-1)\n"
 		"      --stall-timeout <s>  give up (exit 3) when a caller makes no progress\n"
-		"                      for this long (default 60, 0: never)\n"
+		"                      for this long plus 20 batches at the warm-up's pace\n"
+		"                      (default 20, 0: never)\n"
 		"\n"
 		"Samples, comparisons and verdicts:\n"
 		"      --launches <L>  repeat the measurement in L fresh processes; statistics\n"

@@ -167,6 +167,13 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 				return 3;
 			}
 			doc = launch_document(argv, &status, err, errlen);
+			/* a launch whose caller stalled (the watchdog ended it) is run
+			 * again, at most twice, and counted: it measured nothing */
+			for (int retry = 0; doc == NULL && status == 3 && retry < 2 && strstr(err, "made no progress"); retry++) {
+				v->stalled++;
+				fprintf(stderr, "bench: warning: %s stalled (%s); running that launch again\n", v->exe, err);
+				doc = launch_document(argv, &status, err, errlen);
+			}
 			if (doc == NULL)
 				return status;
 			if (json_array_size(json_object_get(doc, "cells")) == 0) {
@@ -214,7 +221,11 @@ json_t *plan_document(const struct plan *p, int from, int to, json_t *machine, j
 	for (int i = from; i < to; i++) {
 		size_t k;
 		json_t *c;
-		json_array_foreach(p->v[i].cells, k, c) json_array_append(cells, c);
+		json_array_foreach(p->v[i].cells, k, c)
+		{
+			json_object_set_new(c, "stalled_launches_rerun", json_integer(p->v[i].stalled));
+			json_array_append(cells, c);
+		}
 	}
 	return json_pack("{s:i, s:s, s:O, s:O, s:o, s:n}", "schema_version", 1, "generator",
 			 "cgocost bench", "machine", machine, "options", options, "cells", cells,

@@ -15,6 +15,7 @@ struct variant {
 	char exe[PATH_MAX];
 	int async;
 	const char *malloc_name; /* NULL: the options' --malloc */
+	int stalled;		 /* launches that stalled and were run again */
 	json_t *cells; /* its cell records with their launches, filled by plan_run */
 };
 

@@ -35,6 +35,7 @@ struct shared {
 
 struct job {
 	_Atomic uint64_t progress_ns; /* when this thread last finished a step */
+	_Atomic uint64_t slack_ns;    /* extra patience: 20x a batch at the warm-up's pace */
 	_Atomic int phase;	       /* what it is doing (for the watchdog) */
 	_Atomic int done;
 	struct shared *sh;
@@ -203,7 +204,8 @@ static void *watchdog_thread(void *arg)
 		for (uint32_t i = 0; i < w->n; i++) {
 			struct job *j = &w->jobs[i];
 			uint64_t last = atomic_load_explicit(&j->progress_ns, memory_order_relaxed);
-			if (atomic_load(&j->done) || last == 0 || now < last || now - last < w->timeout_ns)
+			if (atomic_load(&j->done) || last == 0 || now < last ||
+			    now - last < w->timeout_ns + atomic_load(&j->slack_ns))
 				continue;
 			fprintf(stderr,
 				"bench: plugin %u made no progress for %.0f s in %s (a caller spinning on an async worker that is not scheduled looks like this); giving up (see --stall-timeout)\n",
@@ -259,6 +261,7 @@ static void *plugin_thread(void *arg)
 		dead = 1;
 	}
 	step(j, PH_WARMUP);
+	t0 = now_ns();
 	for (uint64_t i = 0; !dead && i < run_warmup(o, sh->scen); i++, evt++) {
 		if ((i & 1023) == 0)
 			step(j, PH_WARMUP);
@@ -269,6 +272,11 @@ static void *plugin_thread(void *arg)
 		}
 	}
 
+	if (run_warmup(o, sh->scen) > 0) {
+		/* a batch may rightly take long: give the watchdog 20 batches of slack */
+		double per = (double)(now_ns() - t0) / (double)run_warmup(o, sh->scen);
+		atomic_store(&j->slack_ns, (uint64_t)(20.0 * per * (double)pr->batches.ops[0]));
+	}
 	/* all callers start timing together; the wait spins, so no caller (and
 	 * no async worker) goes to sleep right before its first timed batch */
 	spin_barrier(&sh->warm, o->plugins);
