@@ -21,15 +21,21 @@ var bulkThreads = []int{1, 2, 8, 64}
 // throughput as ops/s (ns/op is its inverse); the repetitions are logged as
 // "reps ops/s:" for the table's intervals. allocs/op and B/op are those of
 // the last repetition. go-c-calls/op and c-go-calls/op are the crossings of
-// one counted operation.
+// one counted operation. other-cpus is how many CPUs other processes kept
+// busy on average during the repetitions (the machine may be shared).
 func BenchmarkBulkDecryption(b *testing.B) {
 	bytesMode, err := ParseBytes(*flagBulkBytes)
 	if err != nil {
 		b.Fatal(err)
 	}
+	order := slices.Clone(Accesses)
+	if n := len(order); n > 0 {
+		k := (*flagPass%n + n) % n
+		order = append(order[k:], order[:k]...)
+	}
 	for _, c := range Cryptos {
 		b.Run("crypto="+c.String(), func(b *testing.B) {
-			for _, a := range Accesses {
+			for _, a := range order {
 				b.Run("access="+a.String(), func(b *testing.B) {
 					benchBulk(b, Options{Crypto: c, Access: a, Bytes: bytesMode})
 				})
@@ -62,6 +68,7 @@ func benchBulk(b *testing.B, o Options) {
 			defer runtime.GOMAXPROCS(prev)
 			b.ReportAllocs()
 			rates := make([]float64, *flagReps)
+			watch := startCPUWatch()
 			for r := range rates {
 				b.ResetTimer()
 				b.StartTimer()
@@ -81,6 +88,9 @@ func benchBulk(b *testing.B, o Options) {
 			b.ReportMetric(1e9/med, "ns/op")
 			b.ReportMetric(float64(crossings.GoToC), "go-c-calls/op")
 			b.ReportMetric(float64(crossings.CToGo), "c-go-calls/op")
+			if others, ok := watch.others(); ok {
+				b.ReportMetric(others, "other-cpus")
+			}
 			b.Logf("reps ops/s: %s", formatFloats(rates))
 		})
 	}

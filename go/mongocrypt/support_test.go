@@ -17,6 +17,8 @@ var (
 		"repetitions per thread count in BenchmarkBulkDecryption (the median is reported)")
 	flagWarmup = flag.Duration("mongocrypt.warmup", 1e9,
 		"warm-up of each crypto and access pair in BenchmarkBulkDecryption")
+	flagPass = flag.Int("mongocrypt.pass", 0,
+		"rotates the order of the access modes in BenchmarkBulkDecryption by this many places, so that separate runs (passes) do not always measure a mode at the same point")
 )
 
 func TestMain(m *testing.M) {
