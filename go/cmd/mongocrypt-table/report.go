@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -82,13 +83,13 @@ func reportBulk(w io.Writer, r *run) {
 	fmt.Fprintln(w, "ops/s: median of the repetitions [95% interval]. A thread is GOMAXPROCS with one goroutine per P")
 	fmt.Fprintln(w, "(RunParallel), as in the Go driver's benchmark. Crossings: counted on one operation.")
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	head := []string{"crypto", "access"}
 	for _, t := range threads {
 		head = append(head, "threads="+strconv.Itoa(t))
 	}
 	head = append(head, "Go→C/op", "C→Go/op")
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	tw.row(head...)
 	for _, c := range cryptoOrder {
 		if !r.hasCrypto(c) {
 			continue
@@ -114,7 +115,7 @@ func reportBulk(w io.Writer, r *run) {
 			} else {
 				row = append(row, "n/a", "n/a")
 			}
-			fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+			tw.row(row...)
 		}
 		for _, pair := range [][2]string{{"direct", "accessor"}, {"accessor-annotated", "accessor"}} {
 			row := []string{c, shortAccess(pair[0]) + "/" + shortAccess(pair[1])}
@@ -126,10 +127,10 @@ func reportBulk(w io.Writer, r *run) {
 				}
 				row = append(row, formatRatio(compare(num.samples(), den.samples())))
 			}
-			fmt.Fprintln(tw, strings.Join(append(row, "", ""), "\t")+"\t")
+			tw.row(append(row, "", "")...)
 		}
 	}
-	tw.Flush()
+	tw.flush()
 	fmt.Fprintln(w, "ratio: of the medians, interval from the bounds of both intervals (conservative);")
 	fmt.Fprintln(w, "+ higher, - lower: Mann-Whitney p < 0.05 and the interval excludes 1; ~ no difference.")
 	if k, most, ok := r.busiest(); ok {
@@ -199,12 +200,12 @@ func reportMicro(w io.Writer, r *run) {
 	fmt.Fprintln(w, "Per-value costs: ns per value, median ±95% interval. A read takes the data and length of a")
 	fmt.Fprintln(w, "binary over C memory and copies the bytes into Go.")
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := newTable(w)
 	head := []string{"per value"}
 	for _, s := range sizeOrder {
 		head = append(head, "size="+strconv.Itoa(s))
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	tw.row(head...)
 	for _, row := range microRows {
 		cells := []string{row.label}
 		any := false
@@ -218,10 +219,10 @@ func reportMicro(w io.Writer, r *run) {
 			cells = append(cells, formatNs(summarize(v)))
 		}
 		if any {
-			fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+			tw.row(cells...)
 		}
 	}
-	tw.Flush()
+	tw.flush()
 	for _, a := range []string{"accessor", "accessor-annotated"} {
 		if d, ok := r.readCost(a); ok {
 			fmt.Fprintf(w, "%s: a read (2 Go→C calls) costs %.1f ns more than reading the fields (16 bytes): %.1f ns per call.\n", a, d, d/2)
@@ -400,6 +401,31 @@ func listOr(v []string) string {
 		return "none"
 	}
 	return strings.Join(v, ",")
+}
+
+// table aligns tab-separated rows like text/tabwriter, without the padding
+// tabwriter leaves at the ends of lines.
+type table struct {
+	buf bytes.Buffer
+	tw  *tabwriter.Writer
+	w   io.Writer
+}
+
+func newTable(w io.Writer) *table {
+	t := &table{w: w}
+	t.tw = tabwriter.NewWriter(&t.buf, 0, 0, 2, ' ', 0)
+	return t
+}
+
+func (t *table) row(cells ...string) { fmt.Fprintln(t.tw, strings.Join(cells, "\t")+"\t") }
+
+func (t *table) flush() {
+	t.tw.Flush()
+	for _, l := range strings.SplitAfter(t.buf.String(), "\n") {
+		if l != "" {
+			io.WriteString(t.w, strings.TrimRight(l, " \n")+"\n")
+		}
+	}
 }
 
 func orNA(s string) string {
