@@ -3,7 +3,7 @@
 # them by go/cmd/mongocrypt-table.
 #
 #   make bench-mongocrypt   bulk decryption (crypto x access x threads) and the
-#                           per-value costs, printed as one table (about 2.5 minutes)
+#                           per-value costs, printed as one table (about 3 minutes)
 #   make test-mongocrypt    the tests, again under -race, again with
 #                           GOEXPERIMENT=cgocheck2 (part of `make test`)
 
@@ -40,7 +40,7 @@ bench-mongocrypt:
 	@mkdir -p $(MONGOCRYPT_OUT)
 	$(GOCMD) test -c $(MONGOCRYPT_TAGS) -o $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_PKG)
 	$(GOCMD) build -o $(MONGOCRYPT_OUT)/mongocrypt-table $(MONGOCRYPT_TABLE_PKG)
-	@echo "bench-mongocrypt: bulk decryption, $(MONGOCRYPT_BULK_PASSES) passes x 24 cells x 10 repetitions x $(MONGOCRYPT_BULK_OPS) operations (about 2 minutes)" >&2
+	@echo "bench-mongocrypt: bulk decryption, $(MONGOCRYPT_BULK_PASSES) passes x 24 cells x 10 repetitions x $(MONGOCRYPT_BULK_OPS) operations (about 2.5 minutes)" >&2
 	@rm -f $(MONGOCRYPT_OUT)/bulk.txt
 	@for pass in $$(seq 1 $(MONGOCRYPT_BULK_PASSES)); do \
 		$(MONGOCRYPT_OUT)/mongocrypt.test -test.run '^$$' -test.bench '^BenchmarkBulkDecryption$$' \
