@@ -14,7 +14,7 @@ MONGOCRYPT_OUT = $(BUILD)/mongocrypt
 # Bulk decryption: operations per repetition (RunParallel's b.N); each of the
 # 24 cells runs 10 repetitions and reports their median. The whole benchmark
 # runs MONGOCRYPT_BULK_PASSES times, each a separate process with the access
-# modes in a rotated order: a cell's passes are minutes apart, so a slow
+# modes in a rotated order: a cell's passes are about a minute apart, so a slow
 # spell of the (shared, virtual) machine does not land on one cell only. The
 # table pools the repetitions of all passes. (-test.count would not do this:
 # it repeats each cell back to back.)
