@@ -9,7 +9,7 @@ BUILD="${1:-build}"
 BENCH="$BUILD/bench"
 OUT="$BUILD/alloc-matrix"
 LAUNCHES="${ALLOC_LAUNCHES:-10}"
-ROUNDS="${ALLOC_MONGO_ROUNDS:-4}"
+ROUNDS="${ALLOC_MONGO_ROUNDS:-6}"
 mkdir -p "$OUT"
 start=$(date +%s)
 
@@ -49,10 +49,11 @@ else
 			mimalloc) pre=libmimalloc.so.2 ;;
 			esac
 			LD_PRELOAD="$pre" "$OUT/mongocrypt.test" -test.run '^$' \
-				-test.bench 'BulkDecryption/crypto=native/access=accessor/threads=1$' \
-				-test.count 1 >"$OUT/mongo-run.txt" 2>&1 &
+				-test.bench 'BulkDecryption/^crypto=native$/^access=accessor$/^threads=1$' \
+				-test.count 1 -test.benchtime 20x -mongocrypt.reps=5 -mongocrypt.warmup=300ms \
+				>"$OUT/mongo-run.txt" 2>&1 &
 			pid=$!
-			sleep 0.5
+			sleep 0.2
 			# verified, not assumed: the allocator is mapped in the benchmark
 			if [ -n "$pre" ] && ! grep -q "$pre" "/proc/$pid/maps" 2>/dev/null; then
 				echo "alloc-matrix: $a is not mapped in the mongocrypt benchmark (round $r)"

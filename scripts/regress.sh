@@ -9,7 +9,7 @@ set -u
 BENCH="${1:-build/bench}"
 DIR="$(dirname "$BENCH")"
 BASE="$DIR/regress-baseline.json"
-ARGS="--compare -n 100000 -r 10 --launches 12"
+ARGS="--compare -n 200000 -r 10 --launches 20"
 fail=0
 start=$(date +%s)
 

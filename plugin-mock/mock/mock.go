@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -172,14 +173,50 @@ func (c Config) Corrupt(calls uint64) bool {
 
 // Spin burns about ns nanoseconds of CPU on the calling thread: the
 // calibrated extra cost that lets `make regress` prove the regression check.
-// It reads the monotonic clock, so its length does not depend on the CPU's
-// speed, and it never sleeps.
+// It runs a dependent multiply-add chain for a number of iterations set by
+// a one-time calibration against the monotonic clock, so it reads no clock
+// while it runs (a clock read alone costs tens of nanoseconds, more than the
+// slowdowns it must express) and never sleeps.
 func Spin(ns int64) {
 	if ns <= 0 {
 		return
 	}
-	start := time.Now()
-	d := time.Duration(ns)
-	for time.Since(start) < d {
+	spinIters(uint64(float64(ns) / nsPerIter()))
+}
+
+var spinSink uint64
+
+//go:noinline
+func spinIters(n uint64) {
+	x := spinSink
+	for i := uint64(0); i < n; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
 	}
+	spinSink = x
+}
+
+var (
+	calibrateOnce sync.Once
+	iterNs        float64
+)
+
+// nsPerIter is the time of one spin iteration on this machine: the fastest
+// of a few timed runs, so a preempted run does not inflate it.
+func nsPerIter() float64 {
+	calibrateOnce.Do(func() {
+		const n = 200000
+		best := time.Duration(1 << 62)
+		for r := 0; r < 5; r++ {
+			start := time.Now()
+			spinIters(n)
+			if d := time.Since(start); d < best {
+				best = d
+			}
+		}
+		iterNs = float64(best) / n
+		if iterNs <= 0 {
+			iterNs = 1
+		}
+	})
+	return iterNs
 }

@@ -67,13 +67,21 @@ func TestValuesDoNotAllocate(t *testing.T) {
 	_ = s
 }
 
-func TestSpinLastsAtLeastAsLong(t *testing.T) {
-	start := time.Now()
-	Spin(2_000_000)
-	if d := time.Since(start); d < 2*time.Millisecond {
-		t.Fatalf("Spin(2ms) returned after %v", d)
+func TestSpinIsCalibrated(t *testing.T) {
+	Spin(1) // calibrate
+	// the fastest of several runs: preemption only ever lengthens a run
+	best := time.Duration(1 << 62)
+	for i := 0; i < 5; i++ {
+		start := time.Now()
+		Spin(2_000_000)
+		if d := time.Since(start); d < best {
+			best = d
+		}
 	}
-	start = time.Now()
+	if best < time.Millisecond || best > 20*time.Millisecond {
+		t.Fatalf("Spin(2ms) took %v at best", best)
+	}
+	start := time.Now()
 	Spin(0)
 	Spin(-5)
 	if d := time.Since(start); d > 50*time.Millisecond {
