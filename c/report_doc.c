@@ -405,6 +405,15 @@ void report_doc_warnings(FILE *err, const json_t *doc, int per_run)
 				name, out, n);
 		if (!per_run)
 			continue;
+		{
+			const json_t *l0 = json_array_get(json_object_get(cell, "launches"), 0);
+			double callers = (double)json_array_size(json_object_get(l0, "plugins"));
+			double workers = strcmp(str_or(l0, "mode_in_effect", "sync"), "sync") ? jget_num(l0, "async_workers") : 0;
+			double cpus = jget_num(json_object_get(doc, "machine"), "online_cpus");
+			if (callers + workers > cpus)
+				fprintf(err, "warning: %s: the run spins %.0f threads (%.0f callers + %.0f async workers) on %.0f online CPUs: it measures the scheduler as much as the crossing\n",
+					name, callers + workers, callers, workers, cpus);
+		}
 		if (jget_num(cell, "stalled_batches") > 0)
 			fprintf(err, "warning: %s: %.0f of %.0f batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled\n",
 				name, jget_num(cell, "stalled_batches"), jget_num(cell, "batches"));
