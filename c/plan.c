@@ -153,11 +153,28 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 #undef NUM
 }
 
+/* Progress on stderr, only when it is a terminal: which launch, of how many. */
+static void progress(int on, uint32_t done, uint32_t total, const struct variant *v)
+{
+	const char *base;
+	if (!on)
+		return;
+	base = strrchr(v->exe, '/');
+	fprintf(stderr, "\r\033[Klaunch %u/%u: %s%s%s%s", done + 1, total, base ? base + 1 : v->exe,
+		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "",
+		v->malloc_name ? v->malloc_name : "");
+	fflush(stderr);
+}
+
 int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 {
+	int tty = isatty(2);
+	uint32_t total = o->launches * (uint32_t)p->nv, done = 0;
+
 	for (uint32_t round = 0; round < o->launches; round++) {
-		for (int i = 0; i < p->nv; i++) {
+		for (int i = 0; i < p->nv; i++, done++) {
 			struct variant *v = &p->v[i];
+			progress(tty, done, total, v);
 			char *argv[40], store[8192];
 			int status = 3;
 			json_t *doc, *cell, *launch;
@@ -174,8 +191,11 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 				fprintf(stderr, "bench: warning: %s stalled (%s); running that launch again\n", v->exe, err);
 				doc = launch_document(argv, &status, err, errlen);
 			}
-			if (doc == NULL)
+			if (doc == NULL) {
+				if (tty)
+					fprintf(stderr, "\r\033[K");
 				return status;
+			}
 			if (json_array_size(json_object_get(doc, "cells")) == 0) {
 				snprintf(err, errlen, "launch of %s printed a document without a cell", v->exe);
 				json_decref(doc);
@@ -212,6 +232,8 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 			json_decref(doc);
 		}
 	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
 	return 0;
 }
 
