@@ -26,6 +26,7 @@ int cgocost_max_handle(void);
 int cgocost_gomaxprocs(void);
 uint64_t cgocost_go_allocs(void);
 uint64_t cgocost_go_alloc_bytes(void);
+int cgocost_goroutines(char *buf, int n);
 
 /* What the linked plugin library is, read from the process itself. */
 struct plugin_info {

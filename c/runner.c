@@ -191,8 +191,44 @@ struct watchdog {
 	_Atomic int stop;
 };
 
+static char dump_buf[1 << 20];
+
+static void *dump_thread(void *arg)
+{
+	int *n = arg;
+	*n = cgocost_goroutines(dump_buf, (int)sizeof(dump_buf));
+	return NULL;
+}
+
+/* Writes the Go runtime's goroutine stacks to a file, if the runtime answers
+ * within 3 s; returns the path, or NULL. */
+static const char *dump_goroutines(char *path, size_t len)
+{
+	pthread_t t;
+	struct timespec until;
+	int n = -1, fd;
+
+	if (pthread_create(&t, NULL, dump_thread, &n) != 0)
+		return NULL;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 3;
+	if (pthread_timedjoin_np(t, NULL, &until) != 0 || n <= 0)
+		return NULL;
+	snprintf(path, len, "/tmp/cgocost-stall-%d.txt", (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, dump_buf, (size_t)n) != n) {
+		close(fd);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}
+
 /* A caller stuck in the SDK's spin-wait never returns: rather than hang,
- * the run ends with what the caller was doing (exit status 3). */
+ * the run ends with what the caller was doing (exit status 3), and the
+ * goroutine stacks go to a file when the Go runtime still answers. */
 static void *watchdog_thread(void *arg)
 {
 	struct watchdog *w = arg;
@@ -207,9 +243,12 @@ static void *watchdog_thread(void *arg)
 			if (atomic_load(&j->done) || last == 0 || now < last ||
 			    now - last < w->timeout_ns + atomic_load(&j->slack_ns))
 				continue;
+			char path[64];
+			const char *dump = dump_goroutines(path, sizeof(path));
 			fprintf(stderr,
-				"bench: plugin %u made no progress for %.0f s in %s (a caller spinning on an async worker that is not scheduled looks like this); giving up (see --stall-timeout)\n",
-				i + 1, (double)(now - last) / 1e9, phase_names[atomic_load(&j->phase)]);
+				"bench: plugin %u made no progress for %.0f s in %s (a caller spinning on an async worker that is not scheduled looks like this); goroutine stacks: %s; giving up (see --stall-timeout)\n",
+				i + 1, (double)(now - last) / 1e9, phase_names[atomic_load(&j->phase)],
+				dump ? dump : "the Go runtime did not answer");
 			_exit(3);
 		}
 	}

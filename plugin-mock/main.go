@@ -24,6 +24,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"syscall"
+	"unsafe"
 
 	"cgocost/plugin-mock/mock"
 
@@ -207,6 +208,19 @@ func cgocost_gomaxprocs() C.int { return C.int(runtime.GOMAXPROCS(0)) }
 
 //export cgocost_go_allocs
 func cgocost_go_allocs() C.uint64_t { return C.uint64_t(goAllocs()) }
+
+// cgocost_goroutines writes the stacks of every goroutine into buf (at most
+// n bytes) and returns how many it wrote: the driver's watchdog asks for it
+// when a caller is stuck, to show where the SDK's worker is.
+//
+//export cgocost_goroutines
+func cgocost_goroutines(buf *C.char, n C.int) C.int {
+	if buf == nil || n <= 0 {
+		return 0
+	}
+	out := unsafe.Slice((*byte)(unsafe.Pointer(buf)), int(n))
+	return C.int(runtime.Stack(out, true))
+}
 
 //export cgocost_go_alloc_bytes
 func cgocost_go_alloc_bytes() C.uint64_t {
