@@ -18,11 +18,6 @@ json_t *jint_or_null(int64_t x)
 	return x < 0 ? json_null() : json_integer((json_int_t)x);
 }
 
-json_t *jstr_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 double jget_num(const json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key);

@@ -12,7 +12,6 @@ json_t *jnum(double x);
 json_t *jint(uint64_t x);
 /* An integer that may be unknown (negative means unknown: null). */
 json_t *jint_or_null(int64_t x);
-json_t *jstr_or_null(const char *s);
 
 /* obj[key] as a double (integer or real); NAN if absent or null. */
 double jget_num(const json_t *obj, const char *key);

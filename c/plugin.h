@@ -19,7 +19,6 @@ const char *plugin_get_fields(void);
 
 /* Raw cgo exports of plugin-mock/main.go (no SDK code on their path). */
 void cgocost_raw_noop(void);
-uint64_t cgocost_raw_tid(void);
 char *cgocost_go_version(void);
 char *cgocost_sdk_version(void);
 int cgocost_max_handle(void);

@@ -71,13 +71,6 @@ static json_t *series_record(const struct series *s)
 	return a;
 }
 
-static double series_median(const struct series *s)
-{
-	double slowest, median;
-	batches_stalls(s, &slowest, &median);
-	return median;
-}
-
 static json_t *plugin_record(const struct plugin_run *p)
 {
 	double slowest, median;
@@ -102,10 +95,10 @@ static json_t *floors_record(const struct floors *f)
 {
 	if (f == NULL)
 		return json_null();
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "c_call_ns", jnum(series_median(&f->c_call)),
-			 "go_raw_ns", jnum(series_median(&f->go_raw)), "go_raw_cold_ns",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "c_call_ns", jnum(series_median_per_op(&f->c_call)),
+			 "go_raw_ns", jnum(series_median_per_op(&f->go_raw)), "go_raw_cold_ns",
 			 jint(f->go_raw_cold_ns), "handoff_ns",
-			 f->handoff_measured ? jnum(series_median(&f->handoff)) : json_null(),
+			 f->handoff_measured ? jnum(series_median_per_op(&f->handoff)) : json_null(),
 			 "handoff_cpus",
 			 f->handoff_measured ? json_pack("[i, i]", f->cpu_a, f->cpu_b) : json_null(),
 			 "handoff_why", f->handoff_measured ? json_null() : json_string(f->handoff_why));
@@ -136,7 +129,7 @@ static json_t *launch_record_base(const struct report *rep)
 		const struct plugin_run *p = &r->plugins[i];
 		json_array_append_new(plugins, plugin_record(p));
 		if (medians)
-			medians[i] = series_median(&p->batches);
+			medians[i] = series_median_per_op(&p->batches);
 		callers += (double)p->noise.thread_cpu_ns;
 		requests += (double)p->batches.total_ops;
 		vol += p->noise.vol_switches;

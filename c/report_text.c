@@ -25,34 +25,6 @@ const char *async_not_in_effect_reason(const struct probe *p)
 	return "the SDK did not hand the extraction to a worker (reason not reported by the SDK)";
 }
 
-uint32_t batches_stalls(const struct series *s, double *slowest_per_op, double *median_per_op)
-{
-	double *ns = malloc(s->nbatches * sizeof(*ns));
-	double median_ns;
-	uint32_t stalls = 0;
-
-	*slowest_per_op = NAN;
-	*median_per_op = NAN;
-	if (ns == NULL || s->nbatches == 0) {
-		free(ns);
-		return 0;
-	}
-	for (uint32_t i = 0; i < s->nbatches; i++)
-		ns[i] = (double)s->ns[i];
-	median_ns = stats_median(ns, s->nbatches);
-	for (uint32_t i = 0; i < s->nbatches; i++) {
-		double per = series_batch_per_op(s, i);
-		if (isnan(*slowest_per_op) || per > *slowest_per_op)
-			*slowest_per_op = per;
-		if (ns[i] >= median_ns + STALL_EXCESS_NS)
-			stalls++;
-		ns[i] = per;
-	}
-	*median_per_op = stats_median(ns, s->nbatches);
-	free(ns);
-	return stalls;
-}
-
 int spinning_threads(const struct report *rep)
 {
 	int async = 0;
@@ -68,13 +40,6 @@ static int all_same_mode(const struct run *r, int *mode)
 		if (r->plugins[i].async_in_effect != *mode)
 			return 0;
 	return 1;
-}
-
-static double series_median_per_op(const struct series *s)
-{
-	double slowest, median;
-	batches_stalls(s, &slowest, &median);
-	return median;
 }
 
 static void report_floors(FILE *out, const struct report *rep, double sync_med, double async_med)

@@ -20,10 +20,6 @@ struct report {
 	int async_workers;	/* SDK workers the run uses when async is in effect */
 };
 
-/* A batch stalled when it took this much longer than the median batch: the
- * SDK's async worker sleeps 10 ms at a time once idle for 1 ms. */
-#define STALL_EXCESS_NS 1000000.0
-
 /* The seed line, exactly: "plugin 1: 251.21 ns/extraction (elapsed time
  * 25121098ns, extractions 100000)". */
 void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions);
@@ -33,9 +29,6 @@ void report_warnings(FILE *err, const struct report *rep);
 
 /* Why async was asked for and not in effect, from what the plugin reported. */
 const char *async_not_in_effect_reason(const struct probe *p);
-
-/* Counts stalled batches and finds the slowest (ns per extraction). */
-uint32_t batches_stalls(const struct series *s, double *slowest_per_op, double *median_per_op);
 
 /* Threads that spin during the run: callers, plus the SDK's workers when
  * async is in effect. */

@@ -430,12 +430,6 @@ uint64_t run_warmup(const struct options *o, enum scenario scen)
 	return o->warmup;
 }
 
-int run_extraction(const struct options *o, struct extractor *xs, struct run *r, char *err,
-		   size_t errlen)
-{
-	return run_scenario(o, SCEN_EXTRACT, xs, NULL, NULL, r, err, errlen);
-}
-
 int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
 		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen)
 {

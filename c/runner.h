@@ -55,13 +55,10 @@ struct run {
 	long clock_ticks;	  /* USER_HZ, to turn ticks into time */
 };
 
-/* Runs the extraction loop on xs[0..o->plugins). Returns 0, or -1 when a
- * thread could not even start (error in err). Per-plugin failures are in
- * r->plugins[i].failed. */
-int run_extraction(const struct options *o, struct extractor *xs, struct run *r, char *err,
-		   size_t errlen);
-/* The same for any scenario: xs for SCEN_EXTRACT, pool for SCEN_REUSE, pc
- * (the configuration of every new instance) for SCEN_ALLOC. */
+/* Runs one scenario: xs[0..o->plugins) for SCEN_EXTRACT, pool for
+ * SCEN_REUSE, pc (the configuration of every new instance) for SCEN_ALLOC.
+ * Returns 0, or -1 when a thread could not even start (error in err).
+ * Per-plugin failures are in r->plugins[i].failed. */
 int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
 		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen);
 void run_free(struct run *r);

@@ -1,8 +1,11 @@
 /* series.c — batches of a timed loop. */
 #include "series.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "stats.h"
 
 int series_init(struct series *s, uint64_t n, uint32_t nbatches)
 {
@@ -46,8 +49,38 @@ double series_per_op(const struct series *s)
 	return s->total_ops ? (double)s->total_ns / (double)s->total_ops : 0.0;
 }
 
-void series_per_op_all(const struct series *s, double *out)
+
+uint32_t batches_stalls(const struct series *s, double *slowest_per_op, double *median_per_op)
 {
+	double *ns = malloc(s->nbatches * sizeof(*ns));
+	double median_ns;
+	uint32_t stalls = 0;
+
+	*slowest_per_op = NAN;
+	*median_per_op = NAN;
+	if (ns == NULL || s->nbatches == 0) {
+		free(ns);
+		return 0;
+	}
 	for (uint32_t i = 0; i < s->nbatches; i++)
-		out[i] = series_batch_per_op(s, i);
+		ns[i] = (double)s->ns[i];
+	median_ns = stats_median(ns, s->nbatches);
+	for (uint32_t i = 0; i < s->nbatches; i++) {
+		double per = series_batch_per_op(s, i);
+		if (isnan(*slowest_per_op) || per > *slowest_per_op)
+			*slowest_per_op = per;
+		if (ns[i] >= median_ns + STALL_EXCESS_NS)
+			stalls++;
+		ns[i] = per;
+	}
+	*median_per_op = stats_median(ns, s->nbatches);
+	free(ns);
+	return stalls;
+}
+
+double series_median_per_op(const struct series *s)
+{
+	double slowest, median;
+	batches_stalls(s, &slowest, &median);
+	return median;
 }

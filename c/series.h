@@ -19,7 +19,15 @@ void series_add(struct series *s, uint32_t batch, uint64_t ns);
 /* ns per operation of one batch, and of the whole series. */
 double series_batch_per_op(const struct series *s, uint32_t batch);
 double series_per_op(const struct series *s);
-/* Fills out[nbatches] with per-op times of each batch. */
-void series_per_op_all(const struct series *s, double *out);
+
+/* A batch stalled when it took this much longer than the median batch: the
+ * SDK's async worker sleeps 10 ms at a time once idle for 1 ms. */
+#define STALL_EXCESS_NS 1000000.0
+
+/* Counts stalled batches and finds the slowest and the median batch (ns per
+ * operation); NAN for an empty series. */
+uint32_t batches_stalls(const struct series *s, double *slowest_per_op, double *median_per_op);
+/* The median batch, in ns per operation. */
+double series_median_per_op(const struct series *s);
 
 #endif

@@ -191,9 +191,6 @@ func sdkModuleVersion() string {
 //export cgocost_raw_noop
 func cgocost_raw_noop() {}
 
-//export cgocost_raw_tid
-func cgocost_raw_tid() C.uint64_t { return C.uint64_t(syscall.Gettid()) }
-
 //export cgocost_go_version
 func cgocost_go_version() *C.char { return goVersion }
 
