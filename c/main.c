@@ -92,11 +92,11 @@ static void lifecycle_text(FILE *out, const struct report *rep)
 			rep->o->pool, (unsigned long long)r->pool_waits);
 	if (r->c_counted)
 		fprintf(out, "# %s: C-side %.3f mallocs and %.3f frees per iteration (all threads)\n", scen,
-			(double)r->c_mallocs / (double)(r->plugins[0].batches.total_ops * r->nplugins),
-			(double)r->c_frees / (double)(r->plugins[0].batches.total_ops * r->nplugins));
+			(double)r->c_mallocs / (double)r->requests,
+			(double)r->c_frees / (double)r->requests);
 	fprintf(out, "# %s: Go %.3f objects, %.1f bytes allocated per iteration\n", scen,
-		(double)r->go_allocs / (double)(r->plugins[0].batches.total_ops * r->nplugins),
-		(double)r->go_alloc_bytes / (double)(r->plugins[0].batches.total_ops * r->nplugins));
+		(double)r->go_allocs / (double)r->requests,
+		(double)r->go_alloc_bytes / (double)r->requests);
 }
 
 /* Runs one scenario in this process and appends its cell to cells. */

@@ -73,15 +73,12 @@ static json_t *series_record(const struct series *s)
 
 static json_t *plugin_record(const struct plugin_run *p)
 {
-	double slowest, median;
-	uint32_t stalls = batches_stalls(&p->batches, &slowest, &median);
-
 	return json_pack(
 		"{s:i, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o, s:{s:i, s:i, s:i, s:o}, s:{s:o, s:o}, s:b, s:{s:o, s:o, s:o, s:o}}",
 		"index", (int)p->index, "elapsed_ns", jint(p->batches.total_ns), "extractions",
 		jint(p->batches.total_ops), "ns_per_extraction", jnum(series_per_op(&p->batches)),
-		"median_batch_ns_per_extraction", jnum(median), "slowest_batch_ns_per_extraction",
-		jnum(slowest), "stalled_batches", (int)stalls, "batches", series_record(&p->batches),
+		"median_batch_ns_per_extraction", jnum(p->median_per_op), "slowest_batch_ns_per_extraction",
+		jnum(p->slowest_per_op), "stalled_batches", (int)p->stalls, "batches", series_record(&p->batches),
 		"cold_ns", jint(p->cold_ns), "caller", "tid", (int)p->caller_tid, "cpu_first",
 		p->caller_cpu_first, "cpu_last", p->caller_cpu_last, "pinned_cpu",
 		jint_or_null(p->pinned_cpu), "extract_thread", "tid", jint(p->after.tid), "cpu",
@@ -104,75 +101,59 @@ static json_t *floors_record(const struct floors *f)
 			 "handoff_why", f->handoff_measured ? json_null() : json_string(f->handoff_why));
 }
 
-static void launch_extras(json_t *l, const struct run *r);
-
-static json_t *launch_record_base(const struct report *rep);
-
-json_t *launch_record(const struct report *rep)
+/* Why async was asked for and is not in effect; NULL when it is, or when
+ * it was not asked for. */
+static const char *run_async_reason(const struct report *rep)
 {
-	json_t *l = launch_record_base(rep);
-	if (l)
-		launch_extras(l, rep->r);
-	return l;
+	if (!rep->o->async || rep->r->plugins[0].async_in_effect)
+		return NULL;
+	return async_not_in_effect_reason(&rep->r->plugins[0].before);
 }
 
-static json_t *launch_record_base(const struct report *rep)
+json_t *launch_record(const struct report *rep)
 {
 	const struct run *r = rep->r;
 	json_t *plugins = json_array();
 	double *medians = calloc(r->nplugins, sizeof(double));
-	double callers = 0, requests = 0;
-	uint64_t vol = 0, invol = 0;
+	double requests = (double)r->requests;
+	const char *reason = run_async_reason(rep);
 	double summary;
+	json_t *l;
 
 	for (uint32_t i = 0; i < r->nplugins; i++) {
-		const struct plugin_run *p = &r->plugins[i];
-		json_array_append_new(plugins, plugin_record(p));
+		json_array_append_new(plugins, plugin_record(&r->plugins[i]));
 		if (medians)
-			medians[i] = series_median_per_op(&p->batches);
-		callers += (double)p->noise.thread_cpu_ns;
-		requests += (double)p->batches.total_ops;
-		vol += p->noise.vol_switches;
-		invol += p->noise.invol_switches;
+			medians[i] = r->plugins[i].median_per_op;
 	}
 	/* a launch is summarized by the median of its batches (across plugins,
 	 * the median of the plugins' medians) */
 	summary = medians ? stats_median(medians, r->nplugins) : NAN;
 	free(medians);
-	return json_pack(
+	l = json_pack(
 		"{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s, s:o, s:o}", "plugins",
 		plugins, "ns_per_extraction", jnum(summary), "wall_ns", jint(r->wall_ns),
 		"process_cpu_ns", jint(r->process_cpu_ns), "cpu_ns_per_extraction",
 		jnum((double)r->process_cpu_ns / requests), "callers_cpu_ns_per_extraction",
-		jnum(callers / requests), "other_cpu_ns_per_extraction",
-		jnum(((double)r->process_cpu_ns - callers) / requests), "steal_ns",
+		jnum((double)r->callers_cpu_ns / requests), "other_cpu_ns_per_extraction",
+		jnum(((double)r->process_cpu_ns - (double)r->callers_cpu_ns) / requests), "steal_ns",
 		r->steal_ticks < 0 ? json_null()
 				   : jnum((double)r->steal_ticks * 1e9 / (double)r->clock_ticks),
-		"switches_per_1000", jnum(1000.0 * (double)(vol + invol) / requests), "go_allocs",
-		jint(r->go_allocs), "go_alloc_bytes", jint(r->go_alloc_bytes), "async_workers",
-		jint((uint64_t)rep->async_workers), "mode_in_effect", run_mode_in_effect(r),
-		"async_reason",
-		rep->o->async && !r->plugins[0].async_in_effect
-			? json_string(async_not_in_effect_reason(&r->plugins[0].before))
-			: json_null(),
-		"floors", floors_record(rep->f));
-}
-
-/* Adds what only some runs have: C-side allocation counts, pool waits. */
-static void launch_extras(json_t *l, const struct run *r)
-{
-	double requests = 0;
-	for (uint32_t i = 0; i < r->nplugins; i++)
-		requests += (double)r->plugins[i].batches.total_ops;
-	if (r->c_counted)
-		json_object_set_new(l, "c_allocs", json_pack("{s:o, s:o, s:o, s:o}", "mallocs", jint(r->c_mallocs),
-							     "frees", jint(r->c_frees), "mallocs_per_iteration",
-							     jnum((double)r->c_mallocs / requests),
-							     "frees_per_iteration", jnum((double)r->c_frees / requests)));
-	else
-		json_object_set_new(l, "c_allocs", json_null());
+		"switches_per_1000", jnum(1000.0 * (double)(r->vol_switches + r->invol_switches) / requests),
+		"go_allocs", jint(r->go_allocs), "go_alloc_bytes", jint(r->go_alloc_bytes), "async_workers",
+		jint((uint64_t)rep->async_workers), "mode_in_effect", run_mode_in_effect(r), "async_reason",
+		reason ? json_string(reason) : json_null(), "floors", floors_record(rep->f));
+	if (l == NULL)
+		return NULL;
+	/* what only some runs have: C-side allocation counts, pool waits */
+	json_object_set_new(l, "c_allocs",
+			    r->c_counted ? json_pack("{s:o, s:o, s:o, s:o}", "mallocs", jint(r->c_mallocs), "frees",
+						     jint(r->c_frees), "mallocs_per_iteration",
+						     jnum((double)r->c_mallocs / requests), "frees_per_iteration",
+						     jnum((double)r->c_frees / requests))
+					 : json_null());
 	if (r->scenario == SCEN_REUSE)
 		json_object_set_new(l, "pool_waits", json_integer((json_int_t)r->pool_waits));
+	return l;
 }
 
 json_t *cell_record(const struct report *rep, const char *executable)
@@ -198,7 +179,5 @@ json_t *cell_record(const struct report *rep, const char *executable)
 			 (int)rep->r->plugins[0].before.gomaxprocs, "max_handle", rep->pi->max_handle,
 			 "mode", "requested", rep->o->async ? "async" : "sync", "in_effect", effect,
 			 "verified", 1, "reason",
-			 rep->o->async && !rep->r->plugins[0].async_in_effect
-				 ? json_string(async_not_in_effect_reason(&rep->r->plugins[0].before))
-				 : json_null());
+			 run_async_reason(rep) ? json_string(run_async_reason(rep)) : json_null());
 }

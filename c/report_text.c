@@ -73,17 +73,15 @@ void report_text(FILE *out, const struct report *rep)
 	const struct options *o = rep->o;
 	const struct run *r = rep->r;
 	const struct plugin_info *pi = rep->pi;
-	uint64_t total = 0;
 	int mode;
 	double sync_med = NAN, async_med = NAN;
 
 	for (uint32_t i = 0; i < r->nplugins; i++) {
 		const struct plugin_run *p = &r->plugins[i];
 		report_seed_line(out, p->index, p->batches.total_ns, p->batches.total_ops);
-		total += p->batches.total_ops;
 	}
 	fprintf(out, "# aggregate: %u plugin%s, %.4g extractions/s, wall time %.3f ms\n", r->nplugins,
-		r->nplugins == 1 ? "" : "s", (double)total / ((double)r->wall_ns / 1e9),
+		r->nplugins == 1 ? "" : "s", (double)r->requests / ((double)r->wall_ns / 1e9),
 		(double)r->wall_ns / 1e6);
 	fprintf(out, "# machine: %s, %d online CPUs (%d allowed), Linux %s %s\n", rep->m->cpu_model,
 		rep->m->online_cpus, rep->m->allowed_cpus, rep->m->kernel, rep->m->arch);
@@ -114,8 +112,6 @@ void report_text(FILE *out, const struct report *rep)
 			(unsigned long long)o->extra_ns);
 	for (uint32_t i = 0; i < r->nplugins; i++) {
 		const struct plugin_run *p = &r->plugins[i];
-		double slowest, median;
-		uint32_t stalls = batches_stalls(&p->batches, &slowest, &median);
 		char pin[32];
 
 		if (p->pinned_cpu >= 0)
@@ -127,48 +123,39 @@ void report_text(FILE *out, const struct report *rep)
 			p->caller_cpu_first, p->caller_cpu_last, pin, (unsigned long long)p->after.tid,
 			(unsigned long long)p->after.cpu);
 		fprintf(out, "# plugin %u: cold %.1f us; batches median %.2f ns/extraction, slowest %.2f, stalls %u of %u\n",
-			p->index, (double)p->cold_ns / 1e3, median, slowest, stalls, p->batches.nbatches);
+			p->index, (double)p->cold_ns / 1e3, p->median_per_op, p->slowest_per_op, p->stalls,
+			p->batches.nbatches);
 		if (p->async_in_effect)
-			async_med = isnan(async_med) ? median : async_med;
+			async_med = isnan(async_med) ? p->median_per_op : async_med;
 		else
-			sync_med = isnan(sync_med) ? median : sync_med;
+			sync_med = isnan(sync_med) ? p->median_per_op : sync_med;
 	}
 	{
-		double requests = (double)total;
-		double callers = 0;
-		uint64_t vol = 0, invol = 0;
-		int64_t mig = 0;
-		for (uint32_t i = 0; i < r->nplugins; i++) {
-			callers += (double)r->plugins[i].noise.thread_cpu_ns;
-			vol += r->plugins[i].noise.vol_switches;
-			invol += r->plugins[i].noise.invol_switches;
-			if (mig >= 0)
-				mig = r->plugins[i].noise.migrations < 0 ? -1 : mig + r->plugins[i].noise.migrations;
-		}
-		fprintf(out, "# cpu: %.2f cpu-ns/extraction (callers %.2f, other threads %.2f)\n",
-			(double)r->process_cpu_ns / requests, callers / requests,
-			((double)r->process_cpu_ns - callers) / requests);
+		double requests = (double)r->requests;
 		char steal[32], migs[32];
+
+		fprintf(out, "# cpu: %.2f cpu-ns/extraction (callers %.2f, other threads %.2f)\n",
+			(double)r->process_cpu_ns / requests, (double)r->callers_cpu_ns / requests,
+			((double)r->process_cpu_ns - (double)r->callers_cpu_ns) / requests);
 		if (r->steal_ticks < 0)
 			snprintf(steal, sizeof(steal), "unknown");
 		else
 			snprintf(steal, sizeof(steal), "%.1f ms",
 				 (double)r->steal_ticks * 1000.0 / (double)r->clock_ticks);
-		if (mig < 0)
+		if (r->migrations < 0)
 			snprintf(migs, sizeof(migs), "unknown");
 		else
-			snprintf(migs, sizeof(migs), "%lld", (long long)mig);
+			snprintf(migs, sizeof(migs), "%lld", (long long)r->migrations);
 		fprintf(out, "# noise: steal %s, context switches per 1000 requests %.3f voluntary + %.3f involuntary, caller migrations %s\n",
-			steal, 1000.0 * (double)vol / requests, 1000.0 * (double)invol / requests, migs);
-	}
-	{
+			steal, 1000.0 * (double)r->vol_switches / requests,
+			1000.0 * (double)r->invol_switches / requests, migs);
 		if (r->c_counted)
 			fprintf(out, "# c allocations: %llu mallocs, %llu frees over the timed batches, all threads (%.4f and %.4f per extraction)\n",
 				(unsigned long long)r->c_mallocs, (unsigned long long)r->c_frees,
-				(double)r->c_mallocs / (double)total, (double)r->c_frees / (double)total);
+				(double)r->c_mallocs / requests, (double)r->c_frees / requests);
 		fprintf(out, "# go allocations: %llu objects, %llu bytes over the timed batches, all threads (%.3f objects, %.1f bytes per extraction)\n",
 			(unsigned long long)r->go_allocs, (unsigned long long)r->go_alloc_bytes,
-			(double)r->go_allocs / (double)total, (double)r->go_alloc_bytes / (double)total);
+			(double)r->go_allocs / requests, (double)r->go_alloc_bytes / requests);
 	}
 	if (rep->f)
 		report_floors(out, rep, sync_med, async_med);

@@ -15,22 +15,53 @@
 #include "clock.h"
 #include "sysinfo.h"
 
+/* What the process has spent at one edge of the timed window. */
+struct snapshot {
+	uint64_t cpu_ns, go_allocs, go_bytes;
+	struct alloc_counts c;
+	int64_t steal;
+};
+
+static void snapshot_take(struct snapshot *s)
+{
+	s->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	s->go_allocs = cgocost_go_allocs();
+	s->go_bytes = cgocost_go_alloc_bytes();
+	alloc_counts_read(&s->c);
+	s->steal = steal_ticks();
+}
+
+/* What one caller has spent at one edge of its timed batches. */
+struct thread_snapshot {
+	uint64_t cpu_ns;
+	struct rusage ru;
+	int64_t migrations;
+	int cpu;
+};
+
+static void thread_snapshot_take(struct thread_snapshot *t)
+{
+	t->migrations = thread_migrations();
+	getrusage(RUSAGE_THREAD, &t->ru);
+	t->cpu = current_cpu();
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 struct shared {
 	const struct options *o;
 	enum scenario scen;
 	struct pool *pool;	     /* SCEN_REUSE */
 	pthread_mutex_t init_mu;     /* SCEN_ALLOC: init and destroy one at a time */
 	struct plugin_config pc;     /* SCEN_ALLOC: what each new instance gets */
-	pthread_mutex_t gate_mu;  /* start gate: main opens it once every thread exists */
+	pthread_mutex_t gate_mu;     /* start gate: main opens it once every thread exists */
 	pthread_cond_t gate_cv;
-	int gate;		  /* 0 closed, 1 go, -1 abort (a thread could not be created) */
-	pthread_barrier_t finish; /* every thread done timing (sleeping wait) */
-	_Atomic uint32_t warm;	  /* spin barrier: warm-up done, timing starts */
+	int gate;		     /* 0 closed, 1 go, -1 abort (a thread could not be created) */
+	_Atomic uint32_t warm;	     /* callers done warming up */
+	_Atomic int go;		     /* the last of them took the snapshot: time */
+	pthread_barrier_t finish;    /* every caller done timing (sleeping wait) */
+	pthread_barrier_t measured;  /* the end snapshot is taken: probe */
 	uint64_t window_start_ns, window_end_ns;
-	uint64_t cpu_start_ns, cpu_end_ns;
-	uint64_t allocs_start, allocs_end, bytes_start, bytes_end;
-	struct alloc_counts c_start, c_end;
-	int64_t steal_start, steal_end;
+	struct snapshot start, end;
 };
 
 struct job {
@@ -41,59 +72,7 @@ struct job {
 	struct shared *sh;
 	struct extractor *x;
 	struct plugin_run *pr;
-	uint32_t rank;
 };
-
-static uint64_t cpu_clock_ns(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Reads a small /proc file into buf with open/read: no stdio, so the
- * driver's own bookkeeping allocates nothing inside a counted window. */
-static int read_proc(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, got = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got > 0 ? 0 : -1;
-}
-
-/* Machine-wide steal ticks from the first line of /proc/stat; -1 if unknown. */
-static int64_t steal_ticks(void)
-{
-	char buf[512];
-	unsigned long long v[8];
-
-	if (read_proc("/proc/stat", buf, sizeof(buf)) != 0)
-		return -1;
-	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
-		   &v[5], &v[6], &v[7]) != 8)
-		return -1;
-	return (int64_t)v[7];
-}
-
-/* se.nr_migrations of the calling thread; -1 if the kernel does not say. */
-static int64_t thread_migrations(void)
-{
-	char buf[8192];
-	const char *line;
-
-	if (read_proc("/proc/thread-self/sched", buf, sizeof(buf)) != 0)
-		return -1;
-	line = strstr(buf, "se.nr_migrations");
-	if (line == NULL || (line = strchr(line, ':')) == NULL)
-		return -1;
-	return strtoll(line + 1, NULL, 10);
-}
 
 static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
 {
@@ -108,70 +87,93 @@ static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int s
 			 status == EXTRACT_FAILED ? "plugin_extract_fields returned failure" : "unknown");
 }
 
-static void spin_barrier(_Atomic uint32_t *count, uint32_t n)
-{
-	atomic_fetch_add(count, 1);
-	while (atomic_load(count) < n)
-		;
-}
-
-/* One lifecycle iteration of event evt: a new instance (alloc) or one from
- * the pool (reuse), one checked extraction, and the instance let go. */
-static int iteration(struct job *j, uint64_t evt)
+/* The instance one step of the scenario uses: the caller's own (extract),
+ * one taken from the pool (reuse), or a new one (alloc; init serialized, as
+ * the SDK requires). NULL when a new one could not be made. */
+static struct extractor *acquire(struct job *j, struct extractor *tmp, char *err, size_t errlen)
 {
 	struct shared *sh = j->sh;
+	int rc;
+
+	if (sh->scen == SCEN_EXTRACT)
+		return j->x;
+	if (sh->scen == SCEN_REUSE)
+		return pool_take(sh->pool);
+	pthread_mutex_lock(&sh->init_mu);
+	rc = extractor_open(tmp, &sh->pc, sh->o->fields, err, errlen);
+	pthread_mutex_unlock(&sh->init_mu);
+	return rc == 0 ? tmp : NULL;
+}
+
+static void release(struct job *j, struct extractor *x)
+{
+	struct shared *sh = j->sh;
+
+	if (sh->scen == SCEN_REUSE) {
+		pool_give(sh->pool, x);
+	} else if (sh->scen == SCEN_ALLOC) {
+		pthread_mutex_lock(&sh->init_mu);
+		extractor_close(x);
+		pthread_mutex_unlock(&sh->init_mu);
+	}
+}
+
+/* One untimed-loop step of event evt: acquire, one checked extraction,
+ * release (for the lifecycle, this is what a timed iteration is too). */
+static int iteration(struct job *j, uint64_t evt)
+{
 	struct extractor tmp, *x;
 	char err[8];
 	int st;
 
-	if (sh->scen == SCEN_REUSE) {
-		x = pool_take(sh->pool);
-		st = extractor_extract(x, evt);
-		pool_give(sh->pool, x);
-		return st;
-	}
-	pthread_mutex_lock(&sh->init_mu);
-	st = extractor_open(&tmp, &sh->pc, sh->o->fields, err, sizeof(err));
-	pthread_mutex_unlock(&sh->init_mu);
-	if (st != 0)
+	x = acquire(j, &tmp, err, sizeof(err));
+	if (x == NULL)
 		return EXTRACT_FAILED;
-	st = extractor_extract(&tmp, evt);
-	pthread_mutex_lock(&sh->init_mu);
-	extractor_close(&tmp);
-	pthread_mutex_unlock(&sh->init_mu);
+	st = extractor_extract(x, evt);
+	release(j, x);
 	return st;
 }
 
 /* The untimed probe of the scenario: which thread runs Extract. */
 static int scenario_probe(struct job *j, struct probe *p, char *err, size_t errlen)
 {
-	struct shared *sh = j->sh;
 	struct extractor tmp, *x;
 	int rc;
 
-	if (sh->scen == SCEN_EXTRACT)
-		return extractor_probe(j->x, p, err, errlen);
-	if (sh->scen == SCEN_REUSE) {
-		x = pool_take(sh->pool);
-		rc = extractor_probe(x, p, err, errlen);
-		pool_give(sh->pool, x);
-		return rc;
-	}
-	pthread_mutex_lock(&sh->init_mu);
-	rc = extractor_open(&tmp, &sh->pc, sh->o->fields, err, errlen);
-	pthread_mutex_unlock(&sh->init_mu);
-	if (rc != 0)
+	x = acquire(j, &tmp, err, errlen);
+	if (x == NULL)
 		return -1;
-	rc = extractor_probe(&tmp, p, err, errlen);
-	pthread_mutex_lock(&sh->init_mu);
-	extractor_close(&tmp);
-	pthread_mutex_unlock(&sh->init_mu);
+	rc = extractor_probe(x, p, err, errlen);
+	release(j, x);
 	return rc;
 }
 
-static inline int one(struct job *j, uint64_t evt)
+/* All callers start timing together. The last to finish its warm-up takes
+ * the window's start snapshot, before anyone times, and lets the others go;
+ * they spin meanwhile, so no caller (and no async worker) sleeps right
+ * before its first timed batch. */
+static void start_together(struct shared *sh)
 {
-	return j->sh->scen == SCEN_EXTRACT ? extractor_extract(j->x, evt) : iteration(j, evt);
+	if (atomic_fetch_add(&sh->warm, 1) + 1 == sh->o->plugins) {
+		snapshot_take(&sh->start);
+		sh->window_start_ns = now_ns();
+		atomic_store(&sh->go, 1);
+	}
+	while (!atomic_load(&sh->go))
+		;
+}
+
+/* The window ends when the last caller ends; one caller then takes the end
+ * snapshot before any of them probes. */
+static void end_together(struct shared *sh, uint64_t end_ns)
+{
+	uint64_t prev = __atomic_load_n(&sh->window_end_ns, __ATOMIC_RELAXED);
+	while (end_ns > prev && !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0,
+							     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	if (pthread_barrier_wait(&sh->finish) == PTHREAD_BARRIER_SERIAL_THREAD)
+		snapshot_take(&sh->end);
+	pthread_barrier_wait(&sh->measured);
 }
 
 enum phase { PH_START, PH_COLD, PH_PROBE, PH_WARMUP, PH_BATCHES, PH_PROBE_AFTER, PH_DONE };
@@ -262,9 +264,8 @@ static void *plugin_thread(void *arg)
 	const struct options *o = sh->o;
 	struct plugin_run *pr = j->pr;
 	struct extractor *x = j->x;
-	struct rusage ru0, ru1;
-	uint64_t evt = 0, t0, cpu0;
-	int64_t mig0;
+	struct thread_snapshot t0s, t1s;
+	uint64_t evt = 0, t0, t1;
 	int st = EXTRACT_OK;
 	int dead = 0;
 
@@ -286,7 +287,7 @@ static void *plugin_thread(void *arg)
 	if (!dead) {
 		/* cold: the first call of this new C thread, timed alone */
 		t0 = now_ns();
-		st = one(j, evt);
+		st = iteration(j, evt);
 		pr->cold_ns = now_ns() - t0;
 		if (st != EXTRACT_OK) {
 			fail(pr, "cold", evt, st);
@@ -304,33 +305,20 @@ static void *plugin_thread(void *arg)
 	for (uint64_t i = 0; !dead && i < run_warmup(o, sh->scen); i++, evt++) {
 		if ((i & 1023) == 0)
 			step(j, PH_WARMUP);
-		st = one(j, evt);
+		st = iteration(j, evt);
 		if (st != EXTRACT_OK) {
 			fail(pr, "warm-up", evt, st);
 			dead = 1;
 		}
 	}
-
 	if (run_warmup(o, sh->scen) > 0) {
 		/* a batch may rightly take long: give the watchdog 20 batches of slack */
 		double per = (double)(now_ns() - t0) / (double)run_warmup(o, sh->scen);
 		atomic_store(&j->slack_ns, (uint64_t)(20.0 * per * (double)pr->batches.ops[0]));
 	}
-	/* all callers start timing together; the wait spins, so no caller (and
-	 * no async worker) goes to sleep right before its first timed batch */
-	spin_barrier(&sh->warm, o->plugins);
-	if (j->rank == 0) {
-		sh->steal_start = steal_ticks();
-		sh->allocs_start = cgocost_go_allocs();
-		alloc_counts_read(&sh->c_start);
-		sh->bytes_start = cgocost_go_alloc_bytes();
-		sh->cpu_start_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-		sh->window_start_ns = now_ns();
-	}
-	mig0 = thread_migrations();
-	getrusage(RUSAGE_THREAD, &ru0);
-	pr->caller_cpu_first = current_cpu();
-	cpu0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+
+	start_together(sh);
+	thread_snapshot_take(&t0s);
 	step(j, PH_BATCHES);
 	for (uint32_t b = 0; !dead && b < pr->batches.nbatches; b++) {
 		uint64_t end = evt + pr->batches.ops[b];
@@ -349,39 +337,22 @@ static void *plugin_thread(void *arg)
 					break;
 			}
 		}
-		series_add(&pr->batches, b, now_ns() - t0);
-		atomic_store_explicit(&j->progress_ns, now_ns(), memory_order_relaxed);
+		t1 = now_ns();
+		series_add(&pr->batches, b, t1 - t0);
+		atomic_store_explicit(&j->progress_ns, t1, memory_order_relaxed);
 		if (evt != end) {
 			fail(pr, "timed", evt, st);
 			dead = 1;
 		}
 	}
-	pr->noise.thread_cpu_ns = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu0;
-	pr->caller_cpu_last = current_cpu();
-	getrusage(RUSAGE_THREAD, &ru1);
-	pr->noise.vol_switches = (uint64_t)(ru1.ru_nvcsw - ru0.ru_nvcsw);
-	pr->noise.invol_switches = (uint64_t)(ru1.ru_nivcsw - ru0.ru_nivcsw);
-	{
-		int64_t mig1 = thread_migrations();
-		pr->noise.migrations = mig0 >= 0 && mig1 >= 0 ? mig1 - mig0 : -1;
-	}
-	{
-		uint64_t end_ns = now_ns();
-		/* the window ends when the last caller ends */
-		uint64_t prev = __atomic_load_n(&sh->window_end_ns, __ATOMIC_RELAXED);
-		while (end_ns > prev &&
-		       !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0,
-						    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			;
-	}
-	pthread_barrier_wait(&sh->finish);
-	if (j->rank == 0) {
-		sh->cpu_end_ns = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-		sh->allocs_end = cgocost_go_allocs();
-		alloc_counts_read(&sh->c_end);
-		sh->bytes_end = cgocost_go_alloc_bytes();
-		sh->steal_end = steal_ticks();
-	}
+	thread_snapshot_take(&t1s);
+	end_together(sh, now_ns());
+	pr->noise.thread_cpu_ns = t1s.cpu_ns - t0s.cpu_ns;
+	pr->caller_cpu_first = t0s.cpu;
+	pr->caller_cpu_last = t1s.cpu;
+	pr->noise.vol_switches = (uint64_t)(t1s.ru.ru_nvcsw - t0s.ru.ru_nvcsw);
+	pr->noise.invol_switches = (uint64_t)(t1s.ru.ru_nivcsw - t0s.ru.ru_nivcsw);
+	pr->noise.migrations = t0s.migrations >= 0 && t1s.migrations >= 0 ? t1s.migrations - t0s.migrations : -1;
 
 	step(j, PH_PROBE_AFTER);
 	if (!dead) {
@@ -420,6 +391,23 @@ static void *plugin_thread_main(void *arg)
 	step(j, PH_DONE);
 	atomic_store(&j->done, 1);
 	return r;
+}
+
+/* What every report derives from the raw record, derived once: each
+ * caller's median and slowest batch and stalls, and the sums over callers. */
+static void run_totals(struct run *r)
+{
+	r->migrations = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		struct plugin_run *p = &r->plugins[i];
+		p->stalls = batches_stalls(&p->batches, &p->slowest_per_op, &p->median_per_op);
+		r->requests += p->batches.total_ops;
+		r->callers_cpu_ns += p->noise.thread_cpu_ns;
+		r->vol_switches += p->noise.vol_switches;
+		r->invol_switches += p->noise.invol_switches;
+		if (r->migrations >= 0)
+			r->migrations = p->noise.migrations < 0 ? -1 : r->migrations + p->noise.migrations;
+	}
 }
 
 uint64_t run_warmup(const struct options *o, enum scenario scen)
@@ -467,11 +455,11 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 		jobs[i].sh = &sh;
 		jobs[i].x = xs ? &xs[i] : NULL;
 		jobs[i].pr = pr;
-		jobs[i].rank = i;
 	}
 	pthread_mutex_init(&sh.gate_mu, NULL);
 	pthread_cond_init(&sh.gate_cv, NULL);
 	pthread_barrier_init(&sh.finish, NULL, o->plugins);
+	pthread_barrier_init(&sh.measured, NULL, o->plugins);
 	for (; started < o->plugins; started++)
 		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
 			break;
@@ -490,6 +478,7 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 		pthread_join(wdt, NULL);
 	}
 	pthread_barrier_destroy(&sh.finish);
+	pthread_barrier_destroy(&sh.measured);
 	pthread_mutex_destroy(&sh.init_mu);
 	pthread_cond_destroy(&sh.gate_cv);
 	pthread_mutex_destroy(&sh.gate_mu);
@@ -498,14 +487,15 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 		goto fail;
 	}
 	r->wall_ns = sh.window_end_ns - sh.window_start_ns;
-	r->process_cpu_ns = sh.cpu_end_ns - sh.cpu_start_ns;
-	r->go_allocs = sh.allocs_end - sh.allocs_start;
-	r->c_counted = sh.c_start.counting;
-	r->c_mallocs = sh.c_end.mallocs - sh.c_start.mallocs;
-	r->c_frees = sh.c_end.frees - sh.c_start.frees;
+	r->process_cpu_ns = sh.end.cpu_ns - sh.start.cpu_ns;
+	r->go_allocs = sh.end.go_allocs - sh.start.go_allocs;
+	r->go_alloc_bytes = sh.end.go_bytes - sh.start.go_bytes;
+	r->c_counted = sh.start.c.counting;
+	r->c_mallocs = sh.end.c.mallocs - sh.start.c.mallocs;
+	r->c_frees = sh.end.c.frees - sh.start.c.frees;
+	r->steal_ticks = sh.start.steal >= 0 && sh.end.steal >= 0 ? sh.end.steal - sh.start.steal : -1;
 	r->pool_waits = pool ? pool->waits : 0;
-	r->go_alloc_bytes = sh.bytes_end - sh.bytes_start;
-	r->steal_ticks = sh.steal_start >= 0 && sh.steal_end >= 0 ? sh.steal_end - sh.steal_start : -1;
+	run_totals(r);
 	free(jobs);
 	free(threads);
 	return 0;

@@ -29,6 +29,8 @@ struct plugin_run {
 	struct probe before, after;  /* untimed probes around warm-up and batches */
 	int async_in_effect;	     /* Extract ran on another thread than the caller */
 	struct noise noise;
+	double median_per_op, slowest_per_op; /* of its batches */
+	uint32_t stalls;		      /* batches 1 ms or more above the median */
 	int failed;
 	char error[256];
 };
@@ -53,6 +55,9 @@ struct run {
 	unsigned long long pool_waits; /* reuse: takes that found the pool empty */
 	int64_t steal_ticks;	  /* machine-wide steal time over the window, -1 if unknown */
 	long clock_ticks;	  /* USER_HZ, to turn ticks into time */
+	/* sums over the callers */
+	uint64_t requests, callers_cpu_ns, vol_switches, invol_switches;
+	int64_t migrations;	  /* -1 if unknown for any caller */
 };
 
 /* Runs one scenario: xs[0..o->plugins) for SCEN_EXTRACT, pool for

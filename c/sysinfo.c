@@ -1,8 +1,10 @@
 /* sysinfo.c — reads the machine: CPU model, kernel, CPUs online and allowed. */
 #include "sysinfo.h"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -78,4 +80,48 @@ int pin_to_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Reads a small /proc file into buf with open/read: no stdio, so the
+ * driver's own bookkeeping allocates nothing inside a counted window. */
+static int read_proc(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n, got = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	buf[got] = '\0';
+	return got > 0 ? 0 : -1;
+}
+
+/* Machine-wide steal ticks from the first line of /proc/stat; -1 if unknown. */
+int64_t steal_ticks(void)
+{
+	char buf[512];
+	unsigned long long v[8];
+
+	if (read_proc("/proc/stat", buf, sizeof(buf)) != 0)
+		return -1;
+	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+		   &v[5], &v[6], &v[7]) != 8)
+		return -1;
+	return (int64_t)v[7];
+}
+
+/* se.nr_migrations of the calling thread; -1 if the kernel does not say. */
+int64_t thread_migrations(void)
+{
+	char buf[8192];
+	const char *line;
+
+	if (read_proc("/proc/thread-self/sched", buf, sizeof(buf)) != 0)
+		return -1;
+	line = strstr(buf, "se.nr_migrations");
+	if (line == NULL || (line = strchr(line, ':')) == NULL)
+		return -1;
+	return strtoll(line + 1, NULL, 10);
 }

@@ -23,4 +23,11 @@ int current_cpu(void);
 /* Pins the calling thread to one CPU; 0 or -1 with errno. */
 int pin_to_cpu(int cpu);
 
+/* Machine-wide steal ticks (USER_HZ) from /proc/stat; -1 if unknown. */
+int64_t steal_ticks(void);
+/* CPU migrations of the calling thread (se.nr_migrations); -1 if unknown.
+ * Both read /proc with open/read, no stdio: they allocate nothing, so they
+ * may run inside a window whose allocations are counted. */
+int64_t thread_migrations(void);
+
 #endif
