@@ -70,35 +70,6 @@ static int run_verified(const struct options *o, const struct run *r)
 	return status;
 }
 
-/* The lifecycle text: one line per plugin thread and scenario. */
-static void lifecycle_text(FILE *out, const struct report *rep)
-{
-	const struct run *r = rep->r;
-	const char *scen = scenario_name(r->scenario);
-
-	for (uint32_t i = 0; i < r->nplugins; i++) {
-		const struct plugin_run *p = &r->plugins[i];
-		fprintf(out, "%s plugin %u: %.2f ns/iteration (elapsed time %lluns, iterations %llu)\n", scen,
-			p->index, series_per_op(&p->batches), (unsigned long long)p->batches.total_ns,
-			(unsigned long long)p->batches.total_ops);
-	}
-	if (r->scenario == SCEN_ALLOC)
-		fprintf(out, "# alloc: per iteration plugin_init, one extraction, plugin_destroy (init and destroy serialized)%s\n",
-			r->plugins[0].async_in_effect
-				? "; async is in effect, so every iteration starts and stops the SDK's async worker"
-				: "");
-	else
-		fprintf(out, "# reuse: per iteration an instance taken from a pool of %u, one extraction, given back; %llu takes waited for an instance\n",
-			rep->o->pool, (unsigned long long)r->pool_waits);
-	if (r->c_counted)
-		fprintf(out, "# %s: C-side %.3f mallocs and %.3f frees per iteration (all threads)\n", scen,
-			(double)r->c_mallocs / (double)r->requests,
-			(double)r->c_frees / (double)r->requests);
-	fprintf(out, "# %s: Go %.3f objects, %.1f bytes allocated per iteration\n", scen,
-		(double)r->go_allocs / (double)r->requests,
-		(double)r->go_alloc_bytes / (double)r->requests);
-}
-
 /* Runs one scenario in this process and appends its cell to cells. */
 static int measure_scenario(const struct options *o, enum scenario scen, const struct machine *m,
 			    const struct plugin_info *pi, const struct floors *f, FILE *text_out, json_t *cells)
@@ -176,11 +147,9 @@ static int measure_scenario(const struct options *o, enum scenario scen, const s
 			if (scen == SCEN_EXTRACT)
 				report_text(text_out, &rep);
 			else
-				lifecycle_text(text_out, &rep);
+				report_lifecycle_text(text_out, &rep);
 			fflush(text_out);
 		}
-		if (!o->emit_launch)
-			report_warnings(stderr, &rep);
 	}
 	run_free(&r);
 	return status;
@@ -388,7 +357,7 @@ int main(int argc, char **argv)
 		break;
 	}
 	fflush(stdout);
-	report_doc_warnings(stderr, doc, !in_process);
+	report_doc_warnings(stderr, doc);
 	if (o.save_baseline)
 		fprintf(stderr, "%s: saved the run to %s\n", prog, o.save_baseline);
 	status = regressed ? EXIT_REGRESSION : EXIT_OK;

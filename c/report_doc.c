@@ -384,41 +384,41 @@ void report_gobench(FILE *out, const json_t *doc)
 	}
 }
 
-void report_doc_warnings(FILE *err, const json_t *doc, int per_run)
+void report_doc_warnings(FILE *err, const json_t *doc)
 {
 	size_t i;
 	json_t *cell;
+	const json_t *cells = json_object_get(doc, "cells");
+	double cpus = jget_num(json_object_get(doc, "machine"), "online_cpus");
 
-	json_array_foreach(json_object_get(doc, "cells"), i, cell)
+	json_array_foreach(cells, i, cell)
 	{
 		const json_t *st = json_object_get(cell, "statistics");
 		const json_t *o = json_object_get(st, "outliers");
+		const json_t *l0 = json_array_get(json_object_get(cell, "launches"), 0);
 		double n = jget_num(st, "n");
 		double out = jget_num(o, "low_severe") + jget_num(o, "low_mild") + jget_num(o, "high_mild") +
 			     jget_num(o, "high_severe");
-		const char *name = str_or(cell, "name", "?");
+		double callers = (double)json_array_size(json_object_get(l0, "plugins"));
+		double workers = strcmp(str_or(l0, "mode_in_effect", "sync"), "sync") ? jget_num(l0, "async_workers") : 0;
+		const char *reason = jget_str(json_object_get(cell, "mode"), "reason");
+		char who[200] = "";
+
+		if (json_array_size(cells) > 1)
+			snprintf(who, sizeof(who), "%s: ", str_or(cell, "name", "?"));
 		if (n < STATS_MIN_CI_SAMPLES)
-			fprintf(err, "warning: %s: %.0f samples are too few for a 95%% interval of the median (need >= %d); use more --launches or -r\n",
-				name, n, STATS_MIN_CI_SAMPLES);
+			fprintf(err, "warning: %s%.0f samples are too few for a 95%% interval of the median (need >= %d); use more --launches or -r\n",
+				who, n, STATS_MIN_CI_SAMPLES);
 		if (n > 0 && out / n > 0.1)
-			fprintf(err, "warning: %s: %.0f of %.0f samples are outliers: the machine was noisy; rerun, or use more --launches\n",
-				name, out, n);
-		if (!per_run)
-			continue;
-		{
-			const json_t *l0 = json_array_get(json_object_get(cell, "launches"), 0);
-			double callers = (double)json_array_size(json_object_get(l0, "plugins"));
-			double workers = strcmp(str_or(l0, "mode_in_effect", "sync"), "sync") ? jget_num(l0, "async_workers") : 0;
-			double cpus = jget_num(json_object_get(doc, "machine"), "online_cpus");
-			if (callers + workers > cpus)
-				fprintf(err, "warning: %s: the run spins %.0f threads (%.0f callers + %.0f async workers) on %.0f online CPUs: it measures the scheduler as much as the crossing\n",
-					name, callers + workers, callers, workers, cpus);
-		}
+			fprintf(err, "warning: %s%.0f of %.0f samples are outliers: the machine was noisy; rerun, or use more --launches\n",
+				who, out, n);
+		if (callers + workers > cpus)
+			fprintf(err, "warning: %sthis run spins %.0f threads (%.0f callers%s) on %.0f online CPUs: it measures the scheduler as much as the crossing; use fewer plugins or sync\n",
+				who, callers + workers, callers, workers > 0 ? " + the SDK's async workers" : "", cpus);
 		if (jget_num(cell, "stalled_batches") > 0)
-			fprintf(err, "warning: %s: %.0f of %.0f batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled\n",
-				name, jget_num(cell, "stalled_batches"), jget_num(cell, "batches"));
-		if (jget_str(json_object_get(cell, "mode"), "reason"))
-			fprintf(err, "warning: %s: async was requested but is not in effect: %s\n", name,
-				jget_str(json_object_get(cell, "mode"), "reason"));
+			fprintf(err, "warning: %s%.0f of %.0f batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
+				who, jget_num(cell, "stalled_batches"), jget_num(cell, "batches"));
+		if (reason)
+			fprintf(err, "warning: %sasync was requested but is not in effect: %s\n", who, reason);
 	}
 }

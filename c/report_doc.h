@@ -33,9 +33,9 @@ void report_comparison_text(FILE *out, const json_t *doc);
 /* Go benchmark text: goos/goarch/cpu lines, then one line per sample. */
 void report_gobench(FILE *out, const json_t *doc);
 
-/* Warnings that need the whole document: too few samples for an interval,
- * many outliers; with per_run, also stalls and async not in effect (which a
- * single in-process run reports itself). */
-void report_doc_warnings(FILE *err, const json_t *doc, int per_run);
+/* Every warning, as fixed sentences: too few samples for an interval, many
+ * outliers, oversubscribed CPUs, stalled batches, async not in effect. With
+ * several cells each sentence names its cell. */
+void report_doc_warnings(FILE *err, const json_t *doc);
 
 #endif

@@ -23,11 +23,6 @@ const char *run_mode_in_effect(const struct run *r)
 	return async && sync ? "mixed" : async ? "async" : "sync";
 }
 
-const char *scenario_name(enum scenario s)
-{
-	return s == SCEN_ALLOC ? "alloc" : s == SCEN_REUSE ? "reuse" : "extract";
-}
-
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
 	       const char *scenario, const char *work, unsigned plugins, unsigned fields)
 {

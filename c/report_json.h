@@ -19,9 +19,6 @@ const char *run_mode_in_effect(const struct run *r);
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
 	       const char *scenario, const char *work, unsigned plugins, unsigned fields);
 
-/* "extract", "alloc" or "reuse". */
-const char *scenario_name(enum scenario s);
-
 json_t *machine_record(const struct machine *m);
 json_t *options_record(const struct options *o);
 /* Everything measured in one launch (one process). */

@@ -25,14 +25,6 @@ const char *async_not_in_effect_reason(const struct probe *p)
 	return "the SDK did not hand the extraction to a worker (reason not reported by the SDK)";
 }
 
-int spinning_threads(const struct report *rep)
-{
-	int async = 0;
-	for (uint32_t i = 0; i < rep->r->nplugins; i++)
-		async |= rep->r->plugins[i].async_in_effect;
-	return (int)rep->r->nplugins + (async ? rep->async_workers : 0);
-}
-
 static int all_same_mode(const struct run *r, int *mode)
 {
 	*mode = r->plugins[0].async_in_effect;
@@ -161,27 +153,31 @@ void report_text(FILE *out, const struct report *rep)
 		report_floors(out, rep, sync_med, async_med);
 }
 
-void report_warnings(FILE *err, const struct report *rep)
+/* The lifecycle text: one line per plugin thread and scenario. */
+void report_lifecycle_text(FILE *out, const struct report *rep)
 {
 	const struct run *r = rep->r;
-	int spin = spinning_threads(rep);
-	uint32_t stalls = 0, batches = 0;
+	const char *scen = scenario_name(r->scenario);
 
-	if (spin > rep->m->online_cpus)
-		fprintf(err,
-			"warning: this run spins %d threads (%u callers%s) on %d online CPUs: it measures the scheduler as much as the crossing; use fewer plugins or sync\n",
-			spin, r->nplugins, spin > (int)r->nplugins ? " + the SDK's async workers" : "",
-			rep->m->online_cpus);
-	if (rep->o->async && !r->plugins[0].async_in_effect)
-		fprintf(err, "warning: async was requested but is not in effect: %s\n",
-			async_not_in_effect_reason(&r->plugins[0].before));
 	for (uint32_t i = 0; i < r->nplugins; i++) {
-		double slowest, median;
-		stalls += batches_stalls(&r->plugins[i].batches, &slowest, &median);
-		batches += r->plugins[i].batches.nbatches;
+		const struct plugin_run *p = &r->plugins[i];
+		fprintf(out, "%s plugin %u: %.2f ns/iteration (elapsed time %lluns, iterations %llu)\n", scen,
+			p->index, series_per_op(&p->batches), (unsigned long long)p->batches.total_ns,
+			(unsigned long long)p->batches.total_ops);
 	}
-	if (stalls)
-		fprintf(err,
-			"warning: %u of %u batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
-			stalls, batches);
+	if (r->scenario == SCEN_ALLOC)
+		fprintf(out, "# alloc: per iteration plugin_init, one extraction, plugin_destroy (init and destroy serialized)%s\n",
+			r->plugins[0].async_in_effect
+				? "; async is in effect, so every iteration starts and stops the SDK's async worker"
+				: "");
+	else
+		fprintf(out, "# reuse: per iteration an instance taken from a pool of %u, one extraction, given back; %llu takes waited for an instance\n",
+			rep->o->pool, (unsigned long long)r->pool_waits);
+	if (r->c_counted)
+		fprintf(out, "# %s: C-side %.3f mallocs and %.3f frees per iteration (all threads)\n", scen,
+			(double)r->c_mallocs / (double)r->requests,
+			(double)r->c_frees / (double)r->requests);
+	fprintf(out, "# %s: Go %.3f objects, %.1f bytes allocated per iteration\n", scen,
+		(double)r->go_allocs / (double)r->requests,
+		(double)r->go_alloc_bytes / (double)r->requests);
 }

@@ -25,13 +25,11 @@ struct report {
 void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions);
 
 void report_text(FILE *out, const struct report *rep);
-void report_warnings(FILE *err, const struct report *rep);
+/* The lifecycle text: one line per caller and scenario (alloc or reuse). */
+void report_lifecycle_text(FILE *out, const struct report *rep);
 
 /* Why async was asked for and not in effect, from what the plugin reported. */
 const char *async_not_in_effect_reason(const struct probe *p);
 
-/* Threads that spin during the run: callers, plus the SDK's workers when
- * async is in effect. */
-int spinning_threads(const struct report *rep);
 
 #endif

@@ -31,6 +31,11 @@ static void snapshot_take(struct snapshot *s)
 	s->steal = steal_ticks();
 }
 
+const char *scenario_name(enum scenario s)
+{
+	return s == SCEN_ALLOC ? "alloc" : s == SCEN_REUSE ? "reuse" : "extract";
+}
+
 /* What one caller has spent at one edge of its timed batches. */
 struct thread_snapshot {
 	uint64_t cpu_ns;

@@ -40,6 +40,9 @@ struct plugin_run {
  * taken from a pool (reuse), each with one extraction. */
 enum scenario { SCEN_EXTRACT = 0, SCEN_ALLOC, SCEN_REUSE };
 
+/* "extract", "alloc" or "reuse". */
+const char *scenario_name(enum scenario s);
+
 #define LIFECYCLE_WARMUP 500
 
 struct run {
