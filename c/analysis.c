@@ -88,14 +88,11 @@ void cell_key(const json_t *doc, const json_t *cell, char *buf, size_t len)
 
 	snprintf(buf, len,
 		 "cpu=%s;online_cpus=%.0f;kernel=%s;go=%s;lib=%s;malloc=%s;n=%.0f;runs=%.0f;plugins=%.0f;work=%s;fields=%.0f;warmup=%.0f;pinned=%s",
-		 jget_str(m, "cpu_model") ? jget_str(m, "cpu_model") : "?", jget_num(m, "online_cpus"),
-		 jget_str(m, "kernel") ? jget_str(m, "kernel") : "?",
-		 jget_str(cell, "go_version") ? jget_str(cell, "go_version") : "?",
-		 jget_str(cell, "lib") ? jget_str(cell, "lib") : "?",
-		 jget_str(json_object_get(cell, "allocator"), "name") ? jget_str(json_object_get(cell, "allocator"), "name") : "?",
-		 jget_num(o, "n"),
+		 jget_str_or(m, "cpu_model", "?"), jget_num(m, "online_cpus"), jget_str_or(m, "kernel", "?"),
+		 jget_str_or(cell, "go_version", "?"), jget_str_or(cell, "lib", "?"),
+		 jget_str_or(json_object_get(cell, "allocator"), "name", "?"), jget_num(o, "n"),
 		 jget_num(o, "runs"), jget_num(o, "plugins"),
-		 jget_str(o, "work") ? jget_str(o, "work") : "?", jget_num(o, "fields"),
+		 jget_str_or(o, "work", "?"), jget_num(o, "fields"),
 		 jget_num(o, "warmup"), cpus ? cpus : "[]");
 	free(cpus);
 }
@@ -150,9 +147,8 @@ static int analyse_cell(json_t *doc, json_t *cell, char *err, size_t errlen)
 	}
 	x = cell_samples(launches, &n);
 	if (x == NULL || summarize_into(cell, "statistics", "samples", x, n,
-					 jget_str(cell, "scenario") && strcmp(jget_str(cell, "scenario"), "extract")
-						 ? "ns/iteration"
-						 : "ns/extraction") != 0) {
+					 strcmp(jget_str_or(cell, "scenario", "extract"), "extract") ? "ns/iteration"
+												       : "ns/extraction") != 0) {
 		free(x);
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -247,23 +243,31 @@ static int analyse_cell(json_t *doc, json_t *cell, char *err, size_t errlen)
 	return 0;
 }
 
-/* The cell of a library whose mode in effect is the one requested. */
-static json_t *find_cell(json_t *cells, const char *lib, const char *mode, const char *scenario)
+json_t *find_cell(const json_t *cells, const char *lib, const char *mode, const char *scenario)
 {
 	size_t i;
 	json_t *c;
 	json_array_foreach(cells, i, c)
 	{
-		const json_t *m = json_object_get(c, "mode");
-		const char *sc = jget_str(c, "scenario") ? jget_str(c, "scenario") : "extract";
-		if (strcmp(sc, scenario) != 0)
-			continue;
-		if (strcmp(jget_str(c, "lib") ? jget_str(c, "lib") : "", lib) == 0 &&
-		    strcmp(jget_str(m, "requested") ? jget_str(m, "requested") : "", mode) == 0 &&
-		    strcmp(jget_str(m, "in_effect") ? jget_str(m, "in_effect") : "", mode) == 0)
+		if (strcmp(jget_str_or(c, "scenario", "extract"), scenario) == 0 &&
+		    strcmp(jget_str_or(c, "lib", ""), lib) == 0 &&
+		    strcmp(jget_str_or(json_object_get(c, "mode"), "requested", ""), mode) == 0)
 			return c;
 	}
 	return NULL;
+}
+
+int cell_ran_as_asked(const json_t *cell)
+{
+	const json_t *m = json_object_get(cell, "mode");
+	return strcmp(jget_str_or(m, "requested", "?"), jget_str_or(m, "in_effect", "")) == 0;
+}
+
+/* A cell that ran in the mode it stands for: ratios are made of these only. */
+static json_t *honest_cell(const json_t *cells, const char *lib, const char *mode, const char *scenario)
+{
+	json_t *c = find_cell(cells, lib, mode, scenario);
+	return c && cell_ran_as_asked(c) ? c : NULL;
 }
 
 static void add_ratio(json_t *ratios, const char *name, const json_t *num, const json_t *den,
@@ -308,7 +312,7 @@ int analyse_document(json_t *doc, char *err, size_t errlen)
 		single |= json_array_size(json_object_get(c, "launches")) < 2;
 	}
 	for (int l = 0; l < 2; l++) {
-		json_t *s = find_cell(cells, libs[l], "sync", "extract"), *a = find_cell(cells, libs[l], "async", "extract");
+		json_t *s = honest_cell(cells, libs[l], "sync", "extract"), *a = honest_cell(cells, libs[l], "async", "extract");
 		char name[64];
 		if (s && a) {
 			snprintf(name, sizeof(name), "async/sync lib=%s wall", libs[l]);
@@ -318,8 +322,8 @@ int analyse_document(json_t *doc, char *err, size_t errlen)
 		}
 	}
 	for (int m = 0; m < 2; m++) {
-		json_t *ar = find_cell(cells, "archive", modes[m], "extract"),
-		       *sh = find_cell(cells, "shared", modes[m], "extract");
+		json_t *ar = honest_cell(cells, "archive", modes[m], "extract"),
+		       *sh = honest_cell(cells, "shared", modes[m], "extract");
 		char name[64];
 		if (ar && sh) {
 			snprintf(name, sizeof(name), "shared/archive mode=%s wall", modes[m]);
@@ -329,8 +333,8 @@ int analyse_document(json_t *doc, char *err, size_t errlen)
 	/* lifecycle: what reuse costs next to allocation, per library and mode */
 	for (int l = 0; l < 2; l++)
 		for (int m = 0; m < 2; m++) {
-			json_t *al = find_cell(cells, libs[l], modes[m], "alloc");
-			json_t *re = find_cell(cells, libs[l], modes[m], "reuse");
+			json_t *al = honest_cell(cells, libs[l], modes[m], "alloc");
+			json_t *re = honest_cell(cells, libs[l], modes[m], "reuse");
 			char name[80];
 			if (al && re) {
 				snprintf(name, sizeof(name), "reuse/alloc lib=%s mode=%s wall", libs[l], modes[m]);

@@ -19,6 +19,12 @@ int analyse_document(json_t *doc, char *err, size_t errlen);
 /* A summary as JSON (null for undefined values), with its unit. */
 json_t *summary_record(const stats_summary *s, const char *unit);
 
+/* The cell of a library asked to run in mode ("sync"/"async") for a
+ * scenario ("extract", "alloc", "reuse"); NULL if the document has none. */
+json_t *find_cell(const json_t *cells, const char *lib, const char *mode, const char *scenario);
+/* Whether the mode in effect is the one requested. */
+int cell_ran_as_asked(const json_t *cell);
+
 /* Reads a JSON array of numbers into a malloc'd array; *n its length. */
 double *samples_from_json(const json_t *array, size_t *n);
 

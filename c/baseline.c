@@ -90,19 +90,6 @@ bad:
 	return NULL;
 }
 
-static const json_t *find_named(const json_t *array, const char *name)
-{
-	size_t i;
-	json_t *v;
-	json_array_foreach(array, i, v)
-	{
-		const char *n = jget_str(v, "name");
-		if (n && strcmp(n, name) == 0)
-			return v;
-	}
-	return NULL;
-}
-
 static json_t *change_record(const char *scenario, const char *kind, const json_t *b, const json_t *c,
 			     int gated, const char *why, double threshold, uint64_t seed, int *regressed)
 {
@@ -148,7 +135,7 @@ json_t *compare_documents(const json_t *base, const json_t *cur, const char *aga
 	json_array_foreach(json_object_get(cur, "cells"), i, c)
 	{
 		const char *name = jget_str(c, "name");
-		const json_t *b = name ? find_named(json_object_get(base, "cells"), name) : NULL;
+		const json_t *b = name ? jfind_named(json_object_get(base, "cells"), name) : NULL;
 		const char *kb, *kc;
 		int match;
 		if (b == NULL)
@@ -167,7 +154,7 @@ json_t *compare_documents(const json_t *base, const json_t *cur, const char *aga
 	json_array_foreach(json_object_get(cur, "ratios"), i, c)
 	{
 		const char *name = jget_str(c, "name");
-		const json_t *b = name ? find_named(json_object_get(base, "ratios"), name) : NULL;
+		const json_t *b = name ? jfind_named(json_object_get(base, "ratios"), name) : NULL;
 		if (b == NULL)
 			continue;
 		json_array_append_new(changes, change_record(name, "ratio", b, c, 1, NULL, threshold, seed,
@@ -196,7 +183,7 @@ void compare_allocators(json_t *doc, double threshold, uint64_t seed)
 		if (m == NULL || strcmp(m, "/malloc=glibc") == 0)
 			continue;
 		snprintf(base_name, sizeof(base_name), "%.*s/malloc=glibc", (int)(m - name), name);
-		base = find_named(cells, base_name);
+		base = jfind_named(cells, base_name);
 		if (base == NULL)
 			continue;
 		json_object_set_new(c, "vs_glibc",

@@ -2,6 +2,7 @@
 #include "jsonutil.h"
 
 #include <math.h>
+#include <string.h>
 
 json_t *jnum(double x)
 {
@@ -31,4 +32,23 @@ double jget_num(const json_t *obj, const char *key)
 const char *jget_str(const json_t *obj, const char *key)
 {
 	return json_string_value(json_object_get(obj, key));
+}
+
+const char *jget_str_or(const json_t *obj, const char *key, const char *dflt)
+{
+	const char *s = jget_str(obj, key);
+	return s ? s : dflt;
+}
+
+json_t *jfind_named(const json_t *array, const char *name)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(array, i, v)
+	{
+		const char *n = jget_str(v, "name");
+		if (n && strcmp(n, name) == 0)
+			return v;
+	}
+	return NULL;
 }

@@ -17,5 +17,9 @@ json_t *jint_or_null(int64_t x);
 double jget_num(const json_t *obj, const char *key);
 /* obj[key] as a string; NULL if absent or not a string. */
 const char *jget_str(const json_t *obj, const char *key);
+/* The same with a default for absent values. */
+const char *jget_str_or(const json_t *obj, const char *key, const char *dflt);
+/* The element of an array of objects whose "name" is name; NULL if none. */
+json_t *jfind_named(const json_t *array, const char *name);
 
 #endif

@@ -5,14 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "jsonutil.h"
 #include "stats.h"
-
-static const char *str_or(const json_t *o, const char *key, const char *dflt)
-{
-	const char *s = jget_str(o, key);
-	return s ? s : dflt;
-}
 
 /* "68.10 ns", "n/a" for undefined. */
 static const char *fmt_ns(char *buf, size_t len, double v)
@@ -35,6 +30,12 @@ static const char *fmt_num(char *buf, size_t len, double v, const char *fmt)
 	else
 		snprintf(buf, len, fmt, v);
 	return buf;
+}
+
+/* Half the width of the median's interval, in % of the median. */
+static double half_width_pct(const json_t *st)
+{
+	return 100.0 * (jget_num(st, "ci_high") - jget_num(st, "ci_low")) / 2.0 / jget_num(st, "median");
 }
 
 static void outlier_line(FILE *out, const json_t *st)
@@ -62,12 +63,12 @@ void report_cell_summary(FILE *out, const json_t *doc, const json_t *cell, int b
 		fmt_ns(a, sizeof(a), jget_num(st, "ci_low")), fmt_ns(b, sizeof(b), med),
 		fmt_ns(c, sizeof(c), jget_num(st, "ci_high")),
 		fmt_num(d, sizeof(d), 100 * jget_num(st, "ci_level"), "%.1f"), jget_num(st, "n"),
-		strstr(str_or(json_object_get(doc, "analysis"), "samples", ""), "batches") ? "batches of one launch"
+		strstr(jget_str_or(json_object_get(doc, "analysis"), "samples", ""), "batches") ? "batches of one launch"
 											    : "launches");
 	fprintf(out, "# spread: mean %s ± %s sd, min %s, max %s, interval half-width %s%% of the median\n",
 		fmt_ns(a, sizeof(a), jget_num(st, "mean")), fmt_ns(b, sizeof(b), jget_num(st, "stddev")),
 		fmt_ns(c, sizeof(c), jget_num(st, "min")), fmt_ns(d, sizeof(d), jget_num(st, "max")),
-		fmt_num(e, sizeof(e), 100.0 * (jget_num(st, "ci_high") - jget_num(st, "ci_low")) / 2.0 / med, "%.2f"));
+		fmt_num(e, sizeof(e), half_width_pct(st), "%.2f"));
 	outlier_line(out, st);
 	if (brief)
 		return;
@@ -86,26 +87,26 @@ void report_cell_summary(FILE *out, const json_t *doc, const json_t *cell, int b
 	fprintf(out, "# go allocations: %s objects, %s bytes per %s\n",
 		fmt_num(a, sizeof(a), jget_num(cell, "go_allocs_per_extraction"), "%.3f"),
 		fmt_num(b, sizeof(b), jget_num(cell, "go_alloc_bytes_per_extraction"), "%.1f"),
-		strcmp(str_or(cell, "scenario", "extract"), "extract") == 0 ? "extraction" : "iteration");
+		strcmp(jget_str_or(cell, "scenario", "extract"), "extract") == 0 ? "extraction" : "iteration");
 	if (!isnan(jget_num(cell, "c_mallocs_per_iteration")))
 		fprintf(out, "# c allocations: %s mallocs, %s frees per %s (counted by the preloaded counter)\n",
 			fmt_num(a, sizeof(a), jget_num(cell, "c_mallocs_per_iteration"), "%.3f"),
 			fmt_num(b, sizeof(b), jget_num(cell, "c_frees_per_iteration"), "%.3f"),
-			strcmp(str_or(cell, "scenario", "extract"), "extract") == 0 ? "extraction" : "iteration");
+			strcmp(jget_str_or(cell, "scenario", "extract"), "extract") == 0 ? "extraction" : "iteration");
 	if (jget_str(json_object_get(cell, "allocator"), "name"))
 		fprintf(out, "# allocator: %s (%s)\n", jget_str(json_object_get(cell, "allocator"), "name"),
-			str_or(json_object_get(cell, "allocator"), "path", "?"));
+			jget_str_or(json_object_get(cell, "allocator"), "path", "?"));
 }
 
 static void machine_lines(FILE *out, const json_t *doc, const json_t *cell)
 {
 	const json_t *m = json_object_get(doc, "machine");
 	fprintf(out, "# machine: %s, %.0f online CPUs (%.0f allowed), Linux %s %s\n",
-		str_or(m, "cpu_model", "?"), jget_num(m, "online_cpus"), jget_num(m, "allowed_cpus"),
-		str_or(m, "kernel", "?"), str_or(m, "arch", "?"));
-	fprintf(out, "# plugin: %s (%s), %s, plugin-sdk-go %s, GOMAXPROCS=%.0f\n", str_or(cell, "lib", "?"),
-		str_or(cell, "executable", "?"), str_or(cell, "go_version", "?"),
-		str_or(cell, "sdk_version", "?"), jget_num(cell, "gomaxprocs"));
+		jget_str_or(m, "cpu_model", "?"), jget_num(m, "online_cpus"), jget_num(m, "allowed_cpus"),
+		jget_str_or(m, "kernel", "?"), jget_str_or(m, "arch", "?"));
+	fprintf(out, "# plugin: %s (%s), %s, plugin-sdk-go %s, GOMAXPROCS=%.0f\n", jget_str_or(cell, "lib", "?"),
+		jget_str_or(cell, "executable", "?"), jget_str_or(cell, "go_version", "?"),
+		jget_str_or(cell, "sdk_version", "?"), jget_num(cell, "gomaxprocs"));
 }
 
 static void floors_lines(FILE *out, const json_t *f)
@@ -123,7 +124,7 @@ static void mode_line(FILE *out, const json_t *cell)
 {
 	const json_t *m = json_object_get(cell, "mode");
 	fprintf(out, "# mode: %s requested, %s in effect (verified in every launch: which thread ran Extract)\n",
-		str_or(m, "requested", "?"), str_or(m, "in_effect", "?"));
+		jget_str_or(m, "requested", "?"), jget_str_or(m, "in_effect", "?"));
 	if (jget_str(m, "reason"))
 		fprintf(out, "# async not in effect: %s\n", jget_str(m, "reason"));
 }
@@ -138,7 +139,7 @@ void report_launches_text(FILE *out, const json_t *doc)
 		const json_t *launches = json_object_get(cell, "launches");
 		const json_t *first = json_array_get(launches, 0);
 		size_t np = json_array_size(json_object_get(first, "plugins"));
-		const char *scen = str_or(cell, "scenario", "extract");
+		const char *scen = jget_str_or(cell, "scenario", "extract");
 		int extract = strcmp(scen, "extract") == 0;
 
 		for (size_t p = 0; p < np; p++) {
@@ -159,7 +160,7 @@ void report_launches_text(FILE *out, const json_t *doc)
 					scen, p + 1, ns / ops, ns, ops);
 		}
 		fprintf(out, "# %s: %zu launches (fresh processes), the lines above are totals over them\n",
-			str_or(cell, "name", "?"), json_array_size(launches));
+			jget_str_or(cell, "name", "?"), json_array_size(launches));
 		report_cell_summary(out, doc, cell, 0);
 	}
 	cell = json_array_get(json_object_get(doc, "cells"), 0);
@@ -178,22 +179,15 @@ void report_ratios_text(FILE *out, const json_t *doc)
 	json_array_foreach(json_object_get(doc, "ratios"), i, r)
 	{
 		const json_t *st = json_object_get(r, "statistics");
-		const char *name = str_or(r, "name", "?");
+		const char *name = jget_str_or(r, "name", "?");
 		fprintf(out, "# ratio %s: %s [%s, %s]\n", name, fmt_num(a, sizeof(a), jget_num(st, "median"), "%.3f"),
 			fmt_num(b, sizeof(b), jget_num(st, "ci_low"), "%.3f"),
 			fmt_num(c, sizeof(c), jget_num(st, "ci_high"), "%.3f"));
 		if (strncmp(name, "reuse/alloc", 11) == 0) {
 			/* the saving, from the two cells' medians */
-			size_t k;
-			json_t *cell;
-			double al = NAN, re = NAN;
-			json_array_foreach(json_object_get(doc, "cells"), k, cell)
-			{
-				if (strcmp(str_or(cell, "name", ""), str_or(r, "denominator", "")) == 0)
-					al = jget_num(json_object_get(cell, "statistics"), "median");
-				if (strcmp(str_or(cell, "name", ""), str_or(r, "numerator", "")) == 0)
-					re = jget_num(json_object_get(cell, "statistics"), "median");
-			}
+			const json_t *cells = json_object_get(doc, "cells");
+			double al = jget_num(json_object_get(jfind_named(cells, jget_str_or(r, "denominator", "")), "statistics"), "median");
+			double re = jget_num(json_object_get(jfind_named(cells, jget_str_or(r, "numerator", "")), "statistics"), "median");
 			fprintf(out, "# reuse saves %s per iteration (%s%% of alloc's %s)\n",
 				fmt_ns(a, sizeof(a), al - re), fmt_num(b, sizeof(b), 100.0 * (al - re) / al, "%.1f"),
 				fmt_ns(c, sizeof(c), al));
@@ -201,23 +195,11 @@ void report_ratios_text(FILE *out, const json_t *doc)
 	}
 }
 
-static const json_t *find_cell(const json_t *doc, const char *lib, const char *mode)
-{
-	size_t i;
-	json_t *c;
-	json_array_foreach(json_object_get(doc, "cells"), i, c)
-	{
-		const json_t *m = json_object_get(c, "mode");
-		if (strcmp(str_or(c, "lib", ""), lib) == 0 && strcmp(str_or(m, "requested", ""), mode) == 0)
-			return c;
-	}
-	return NULL;
-}
-
 void report_compare_text(FILE *out, const json_t *doc)
 {
 	static const char *const libs[] = {"archive", "shared"}, *const modes[] = {"sync", "async"};
-	const json_t *first = json_array_get(json_object_get(doc, "cells"), 0);
+	const json_t *cells = json_object_get(doc, "cells");
+	const json_t *first = json_array_get(cells, 0);
 	const json_t *o = json_object_get(doc, "options");
 	size_t i;
 	json_t *r;
@@ -225,13 +207,13 @@ void report_compare_text(FILE *out, const json_t *doc)
 
 	fprintf(out, "# cgocost compare: archive/shared x sync/async, %.0f rounds interleaved, -n %.0f -r %.0f -p %.0f, work %s\n",
 		jget_num(o, "launches"), jget_num(o, "n"), jget_num(o, "runs"), jget_num(o, "plugins"),
-		str_or(o, "work", "?"));
+		jget_str_or(o, "work", "?"));
 	machine_lines(out, doc, first);
 	fprintf(out, "%-8s %-6s %-6s %12s %25s %8s %12s %12s %10s\n", "lib", "mode", "effect",
 		"ns/extr", "95% interval", "±%", "cpu-ns/extr", "cold", "stalls");
 	for (int l = 0; l < 2; l++)
 		for (int m = 0; m < 2; m++) {
-			const json_t *cell = find_cell(doc, libs[l], modes[m]);
+			const json_t *cell = find_cell(cells, libs[l], modes[m], "extract");
 			const json_t *st, *cs;
 			char iv[80];
 			if (cell == NULL)
@@ -241,12 +223,9 @@ void report_compare_text(FILE *out, const json_t *doc)
 			snprintf(iv, sizeof(iv), "[%s, %s]", fmt_num(a, sizeof(a), jget_num(st, "ci_low"), "%.2f"),
 				 fmt_num(b, sizeof(b), jget_num(st, "ci_high"), "%.2f"));
 			fprintf(out, "%-8s %-6s %-6s %12s %25s %8s %12s %12s %5.0f/%-4.0f\n", libs[l], modes[m],
-				str_or(json_object_get(cell, "mode"), "in_effect", "?"),
+				jget_str_or(json_object_get(cell, "mode"), "in_effect", "?"),
 				fmt_num(c, sizeof(c), jget_num(st, "median"), "%.2f"), iv,
-				fmt_num(d, sizeof(d),
-					100.0 * (jget_num(st, "ci_high") - jget_num(st, "ci_low")) / 2.0 /
-						jget_num(st, "median"),
-					"%.2f"),
+				fmt_num(d, sizeof(d), half_width_pct(st), "%.2f"),
 				fmt_num(e, sizeof(e), jget_num(cs, "median"), "%.2f"),
 				fmt_ns(f, sizeof(f), jget_num(cell, "cold_ns_median")),
 				jget_num(cell, "stalled_batches"), jget_num(cell, "batches"));
@@ -255,24 +234,24 @@ void report_compare_text(FILE *out, const json_t *doc)
 	json_array_foreach(json_object_get(doc, "ratios"), i, r)
 	{
 		const json_t *st = json_object_get(r, "statistics");
-		fprintf(out, "  %-32s %8s  [%s, %s]\n", str_or(r, "name", "?"),
+		fprintf(out, "  %-32s %8s  [%s, %s]\n", jget_str_or(r, "name", "?"),
 			fmt_num(a, sizeof(a), jget_num(st, "median"), "%.3f"),
 			fmt_num(b, sizeof(b), jget_num(st, "ci_low"), "%.3f"),
 			fmt_num(c, sizeof(c), jget_num(st, "ci_high"), "%.3f"));
 	}
 	for (int l = 0; l < 2; l++)
 		for (int m = 0; m < 2; m++) {
-			const json_t *cell = find_cell(doc, libs[l], modes[m]);
+			const json_t *cell = find_cell(cells, libs[l], modes[m], "extract");
 			const json_t *mm = cell ? json_object_get(cell, "mode") : NULL;
 			if (mm && jget_str(mm, "reason"))
 				fprintf(out, "  note: %s %s is not async: %s\n", libs[l], modes[m], jget_str(mm, "reason"));
 		}
 	{
-		const json_t *cell = find_cell(doc, "archive", "sync");
+		const json_t *cell = find_cell(cells, "archive", "sync", "extract");
 		const json_t *fl = cell ? json_object_get(cell, "floors") : NULL;
 		if (json_is_object(fl)) {
 			const json_t *sync = json_object_get(cell, "statistics");
-			const json_t *as = find_cell(doc, "archive", "async");
+			const json_t *as = find_cell(cells, "archive", "async", "extract");
 			double g = jget_num(fl, "go_raw_ns"), h = jget_num(fl, "handoff_ns");
 			fprintf(out, "floors (archive build, medians over rounds):\n");
 			fprintf(out, "  C call through a pointer        %10s\n", fmt_ns(a, sizeof(a), jget_num(fl, "c_call_ns")));
@@ -282,7 +261,7 @@ void report_compare_text(FILE *out, const json_t *doc)
 			fprintf(out, "reading: sync %s = raw crossing %s + SDK dispatch and Extract %s\n",
 				fmt_ns(a, sizeof(a), jget_num(sync, "median")), fmt_ns(b, sizeof(b), g),
 				fmt_ns(c, sizeof(c), jget_num(sync, "median") - g));
-			if (as && strcmp(str_or(json_object_get(as, "mode"), "in_effect", ""), "async") == 0)
+			if (as && cell_ran_as_asked(as))
 				fprintf(out, "reading: async %s = %.2fx the cache-line round trip %s\n",
 					fmt_ns(d, sizeof(d), jget_num(json_object_get(as, "statistics"), "median")),
 					jget_num(json_object_get(as, "statistics"), "median") / h,
@@ -304,12 +283,12 @@ void report_allocators_text(FILE *out, const json_t *doc)
 	{
 		const json_t *st = json_object_get(c, "statistics");
 		const json_t *vs = json_object_get(c, "vs_glibc");
-		fprintf(out, "%-60s %12s  [%s, %s]  (%s)\n", str_or(c, "name", "?"),
+		fprintf(out, "%-60s %12s  [%s, %s]  (%s)\n", jget_str_or(c, "name", "?"),
 			fmt_ns(a, sizeof(a), jget_num(st, "median")), fmt_ns(b, sizeof(b), jget_num(st, "ci_low")),
 			fmt_ns(cc, sizeof(cc), jget_num(st, "ci_high")),
-			str_or(json_object_get(c, "allocator"), "path", "?"));
+			jget_str_or(json_object_get(c, "allocator"), "path", "?"));
 		if (json_is_object(vs))
-			fprintf(out, "    %s %s\n", str_or(vs, "line", "?"), str_or(vs, "sentence", "?"));
+			fprintf(out, "    %s %s\n", jget_str_or(vs, "line", "?"), jget_str_or(vs, "sentence", "?"));
 	}
 }
 
@@ -322,7 +301,7 @@ void report_comparison_text(FILE *out, const json_t *doc)
 	if (!json_is_object(cmp))
 		return;
 	fprintf(out, "\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %.0f, %.0f resamples)\n",
-		str_or(cmp, "against", "?"),
+		jget_str_or(cmp, "against", "?"),
 		json_is_true(json_object_get(cmp, "same_time")) ? "interleaved in this run"
 		: json_is_true(json_object_get(cmp, "machine_key_matches"))
 			? "same machine key"
@@ -331,13 +310,13 @@ void report_comparison_text(FILE *out, const json_t *doc)
 		jget_num(cmp, "resamples"));
 	json_array_foreach(json_object_get(cmp, "changes"), i, c)
 	{
-		fprintf(out, "%s %s\n", str_or(c, "kind", "?"), str_or(c, "scenario", "?"));
-		fprintf(out, "  %s\n", str_or(c, "line", "?"));
+		fprintf(out, "%s %s\n", jget_str_or(c, "kind", "?"), jget_str_or(c, "scenario", "?"));
+		fprintf(out, "  %s\n", jget_str_or(c, "line", "?"));
 		if (json_is_true(json_object_get(c, "gated")))
-			fprintf(out, "  %s\n", str_or(c, "sentence", "?"));
+			fprintf(out, "  %s\n", jget_str_or(c, "sentence", "?"));
 		else
-			fprintf(out, "  %s (not gated: %s)\n", str_or(c, "sentence", "?"),
-				str_or(c, "not_gated_because", "?"));
+			fprintf(out, "  %s (not gated: %s)\n", jget_str_or(c, "sentence", "?"),
+				jget_str_or(c, "not_gated_because", "?"));
 	}
 	fprintf(out, "%s\n", json_is_true(json_object_get(cmp, "regressed"))
 				     ? "verdict: regression detected (exit status 1)"
@@ -347,18 +326,18 @@ void report_comparison_text(FILE *out, const json_t *doc)
 void report_gobench(FILE *out, const json_t *doc)
 {
 	const json_t *m = json_object_get(doc, "machine");
-	const char *arch = str_or(m, "arch", "?");
+	const char *arch = jget_str_or(m, "arch", "?");
 	size_t i, j;
 	json_t *cell, *l;
 
 	fprintf(out, "goos: linux\ngoarch: %s\ncpu: %s\npkg: cgocost\n",
 		strcmp(arch, "x86_64") == 0 ? "amd64" : strcmp(arch, "aarch64") == 0 ? "arm64" : arch,
-		str_or(m, "cpu_model", "?"));
+		jget_str_or(m, "cpu_model", "?"));
 	json_array_foreach(json_object_get(doc, "cells"), i, cell)
 	{
 		const json_t *launches = json_object_get(cell, "launches");
 		char name[256];
-		snprintf(name, sizeof(name), "BenchmarkExtract/%s-%.0f", str_or(cell, "name", "?"),
+		snprintf(name, sizeof(name), "BenchmarkExtract/%s-%.0f", jget_str_or(cell, "name", "?"),
 			 jget_num(cell, "gomaxprocs"));
 		if (json_array_size(launches) >= 2) {
 			json_array_foreach(launches, j, l)
@@ -400,12 +379,12 @@ void report_doc_warnings(FILE *err, const json_t *doc)
 		double out = jget_num(o, "low_severe") + jget_num(o, "low_mild") + jget_num(o, "high_mild") +
 			     jget_num(o, "high_severe");
 		double callers = (double)json_array_size(json_object_get(l0, "plugins"));
-		double workers = strcmp(str_or(l0, "mode_in_effect", "sync"), "sync") ? jget_num(l0, "async_workers") : 0;
+		double workers = strcmp(jget_str_or(l0, "mode_in_effect", "sync"), "sync") ? jget_num(l0, "async_workers") : 0;
 		const char *reason = jget_str(json_object_get(cell, "mode"), "reason");
 		char who[200] = "";
 
 		if (json_array_size(cells) > 1)
-			snprintf(who, sizeof(who), "%s: ", str_or(cell, "name", "?"));
+			snprintf(who, sizeof(who), "%s: ", jget_str_or(cell, "name", "?"));
 		if (n < STATS_MIN_CI_SAMPLES)
 			fprintf(err, "warning: %s%.0f samples are too few for a 95%% interval of the median (need >= %d); use more --launches or -r\n",
 				who, n, STATS_MIN_CI_SAMPLES);

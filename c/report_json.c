@@ -24,17 +24,20 @@ const char *run_mode_in_effect(const struct run *r)
 }
 
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
-	       const char *scenario, const char *work, unsigned plugins, unsigned fields)
+	       const char *scenario, const char *work, unsigned plugins, unsigned fields,
+	       const char *malloc_name)
 {
 	const char *mode = in_effect;
-	char scen[40] = "", flds[32] = "";
+	char scen[40] = "", flds[32] = "", alloc[40] = "";
 	if (async_requested && strcmp(in_effect, "sync") == 0)
 		mode = "sync-fallback";
 	if (scenario && strcmp(scenario, "extract") != 0)
 		snprintf(scen, sizeof(scen), "/scenario=%s", scenario);
 	if (fields != 1)
 		snprintf(flds, sizeof(flds), "/fields=%u", fields);
-	snprintf(buf, len, "lib=%s/mode=%s%s/work=%s%s/p=%u", lib, mode, scen, work, flds, plugins);
+	if (malloc_name)
+		snprintf(alloc, sizeof(alloc), "/malloc=%s", malloc_name);
+	snprintf(buf, len, "lib=%s/mode=%s%s/work=%s%s/p=%u%s", lib, mode, scen, work, flds, plugins, alloc);
 }
 
 json_t *machine_record(const struct machine *m)
@@ -161,12 +164,8 @@ json_t *cell_record(const struct report *rep, const char *executable)
 
 	allocator_in_effect(alloc_path, sizeof(alloc_path), &alloc_name);
 	cell_name(name, sizeof(name), rep->pi->lib_kind, rep->o->async, effect,
-		  scenario_name(rep->r->scenario), work_name(rep->o->work), rep->o->plugins, rep->o->fields);
-	if (rep->o->malloc_name) {
-		/* an allocator asked for by name is part of what the cell is */
-		size_t l = strlen(name);
-		snprintf(name + l, sizeof(name) - l, "/malloc=%s", rep->o->malloc_name);
-	}
+		  scenario_name(rep->r->scenario), work_name(rep->o->work), rep->o->plugins, rep->o->fields,
+		  rep->o->malloc_name);
 	return json_pack("{s:s, s:s, s:{s:s, s:s}, s:s, s:s, s:s, s:s, s:i, s:i, s:{s:s, s:s, s:b, s:o}}", "name", name,
 			 "scenario", scenario_name(rep->r->scenario), "allocator", "name", alloc_name,
 			 "path", alloc_path, "lib", rep->pi->lib_kind, "executable", executable, "go_version",

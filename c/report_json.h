@@ -14,10 +14,13 @@
 const char *run_mode_in_effect(const struct run *r);
 
 /* The cell name used everywhere (text, JSON, Go benchmark lines):
- * lib=archive/mode=async/work=noop/p=1. A run that asked for async and did
- * not get it is named mode=sync-fallback, never mode=async. */
+ * lib=archive/mode=async/work=noop/p=1, with /scenario=, /fields= and
+ * /malloc= (an allocator asked for by name) when they apply. A run that
+ * asked for async and did not get it is named mode=sync-fallback, never
+ * mode=async. */
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
-	       const char *scenario, const char *work, unsigned plugins, unsigned fields);
+	       const char *scenario, const char *work, unsigned plugins, unsigned fields,
+	       const char *malloc_name);
 
 json_t *machine_record(const struct machine *m);
 json_t *options_record(const struct options *o);
