@@ -2,6 +2,8 @@
  * one-line message naming the problem and exit status 2. */
 #include "options.h"
 
+#include "allocs.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -181,6 +183,36 @@ static int parse_u64(const char *name, const char *s, uint64_t min, uint64_t max
 	return 0;
 }
 
+/* A count of plugin instances alive at once: bounded by the SDK's handle
+ * table (max), which the plugin reports. */
+static int parse_instances(const char *name, const char *what, const char *s, uint32_t max, uint32_t *out,
+			   char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_u64(name, s, 1, OPT_MAX_PLUGINS, &v, err, errlen))
+		return -1;
+	if (v > max) {
+		snprintf(err, errlen, "%s: %llu %s exceed the plugin SDK's handle table (at most %u live instances)",
+			 name, (unsigned long long)v, what, max);
+		return -1;
+	}
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* An allocator name allocs.c knows. */
+static int parse_allocator(const char *name, const char *s, char *err, size_t errlen)
+{
+	const char *soname;
+
+	if (allocator_soname(s, &soname) != 0) {
+		snprintf(err, errlen, "%s: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", name, s);
+		return -1;
+	}
+	return 0;
+}
+
 int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen)
 {
 	int count = 0;
@@ -254,15 +286,8 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 				return PARSE_BAD;
 			break;
 		case 'p':
-			if (parse_u64("-p", optarg, 1, OPT_MAX_PLUGINS, &v, err, errlen))
+			if (parse_instances("-p", "plugins", optarg, max_plugins, &o->plugins, err, errlen))
 				return PARSE_BAD;
-			if (v > max_plugins) {
-				snprintf(err, errlen,
-					 "-p: %llu plugins exceed the plugin SDK's handle table (at most %u live instances)",
-					 (unsigned long long)v, max_plugins);
-				return PARSE_BAD;
-			}
-			o->plugins = (uint32_t)v;
 			break;
 		case 'r':
 			if (parse_u64("--runs", optarg, 1, OPT_MAX_RUNS, &v, err, errlen))
@@ -352,21 +377,12 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 			}
 			break;
 		case OPT_POOL:
-			if (parse_u64("--pool", optarg, 1, OPT_MAX_PLUGINS, &v, err, errlen))
+			if (parse_instances("--pool", "instances", optarg, max_plugins, &o->pool, err, errlen))
 				return PARSE_BAD;
-			if (v > max_plugins) {
-				snprintf(err, errlen, "--pool: %llu instances exceed the plugin SDK's handle table (at most %u)",
-					 (unsigned long long)v, max_plugins);
-				return PARSE_BAD;
-			}
-			o->pool = (uint32_t)v;
 			break;
 		case OPT_MALLOC:
-			if (strcmp(optarg, "glibc") && strcmp(optarg, "jemalloc") && strcmp(optarg, "tcmalloc") &&
-			    strcmp(optarg, "mimalloc")) {
-				snprintf(err, errlen, "--malloc: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", optarg);
+			if (parse_allocator("--malloc", optarg, err, errlen))
 				return PARSE_BAD;
-			}
 			o->malloc_name = optarg;
 			break;
 		case OPT_COUNT_ALLOCS:
@@ -395,11 +411,8 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 			snprintf(o->allocators_buf, sizeof(o->allocators_buf), "%s", optarg);
 			o->nallocators = 0;
 			for (tok = strtok_r(o->allocators_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-				if (strcmp(tok, "glibc") && strcmp(tok, "jemalloc") && strcmp(tok, "tcmalloc") &&
-				    strcmp(tok, "mimalloc")) {
-					snprintf(err, errlen, "--allocators: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", tok);
+				if (parse_allocator("--allocators", tok, err, errlen))
 					return PARSE_BAD;
-				}
 				for (int k = 0; k < o->nallocators; k++)
 					if (strcmp(o->allocators[k], tok) == 0) {
 						snprintf(err, errlen, "--allocators: '%s' listed twice", tok);
