@@ -109,6 +109,36 @@ static void machine_lines(FILE *out, const json_t *doc, const json_t *cell)
 		jget_str_or(cell, "sdk_version", "?"), jget_num(cell, "gomaxprocs"));
 }
 
+void report_floors_block(FILE *out, const char *prefix, const char *title, const json_t *f,
+			 double sync_med, double async_med)
+{
+	char a[32], b[32], c[32], pair[32] = "";
+	const json_t *cpus = json_object_get(f, "handoff_cpus");
+	double g = jget_num(f, "go_raw_ns"), h = jget_num(f, "handoff_ns");
+
+	if (!json_is_object(f))
+		return;
+	if (json_array_size(cpus) == 2)
+		snprintf(pair, sizeof(pair), " CPU %.0f<->%.0f", json_number_value(json_array_get(cpus, 0)),
+			 json_number_value(json_array_get(cpus, 1)));
+	fprintf(out, "%s%s\n", prefix, title);
+	fprintf(out, "%s  C call through a pointer        %10s\n", prefix,
+		fmt_ns(a, sizeof(a), jget_num(f, "c_call_ns")));
+	fprintf(out, "%s  C->Go raw //export no-op        %10s   first call on a new C thread %s\n", prefix,
+		fmt_ns(a, sizeof(a), g), fmt_ns(b, sizeof(b), jget_num(f, "go_raw_cold_ns")));
+	if (isnan(h))
+		fprintf(out, "%s  cache-line round trip           not measured: %s\n", prefix,
+			jget_str_or(f, "handoff_why", "?"));
+	else
+		fprintf(out, "%s  cache-line round trip%-11s%10s\n", prefix, pair, fmt_ns(a, sizeof(a), h));
+	if (!isnan(sync_med))
+		fprintf(out, "%sreading: sync %s = raw crossing %s + SDK dispatch and Extract %s\n", prefix,
+			fmt_ns(a, sizeof(a), sync_med), fmt_ns(b, sizeof(b), g), fmt_ns(c, sizeof(c), sync_med - g));
+	if (!isnan(async_med) && !isnan(h))
+		fprintf(out, "%sreading: async %s = %.2fx the cache-line round trip %s\n", prefix,
+			fmt_ns(a, sizeof(a), async_med), async_med / h, fmt_ns(b, sizeof(b), h));
+}
+
 static void floors_lines(FILE *out, const json_t *f)
 {
 	char a[32], b[32], c[32], d[32];
@@ -248,25 +278,14 @@ void report_compare_text(FILE *out, const json_t *doc)
 		}
 	{
 		const json_t *cell = find_cell(cells, "archive", "sync", "extract");
-		const json_t *fl = cell ? json_object_get(cell, "floors") : NULL;
-		if (json_is_object(fl)) {
-			const json_t *sync = json_object_get(cell, "statistics");
-			const json_t *as = find_cell(cells, "archive", "async", "extract");
-			double g = jget_num(fl, "go_raw_ns"), h = jget_num(fl, "handoff_ns");
-			fprintf(out, "floors (archive build, medians over rounds):\n");
-			fprintf(out, "  C call through a pointer        %10s\n", fmt_ns(a, sizeof(a), jget_num(fl, "c_call_ns")));
-			fprintf(out, "  C->Go raw //export no-op        %10s   first call on a new C thread %s\n",
-				fmt_ns(b, sizeof(b), g), fmt_ns(c, sizeof(c), jget_num(fl, "go_raw_cold_ns")));
-			fprintf(out, "  cache-line round trip           %10s\n", fmt_ns(d, sizeof(d), h));
-			fprintf(out, "reading: sync %s = raw crossing %s + SDK dispatch and Extract %s\n",
-				fmt_ns(a, sizeof(a), jget_num(sync, "median")), fmt_ns(b, sizeof(b), g),
-				fmt_ns(c, sizeof(c), jget_num(sync, "median") - g));
-			if (as && cell_ran_as_asked(as))
-				fprintf(out, "reading: async %s = %.2fx the cache-line round trip %s\n",
-					fmt_ns(d, sizeof(d), jget_num(json_object_get(as, "statistics"), "median")),
-					jget_num(json_object_get(as, "statistics"), "median") / h,
-					fmt_ns(e, sizeof(e), h));
-		}
+		const json_t *as = find_cell(cells, "archive", "async", "extract");
+		if (cell)
+			report_floors_block(out, "", "floors (archive build, medians over rounds):",
+					    json_object_get(cell, "floors"),
+					    jget_num(json_object_get(cell, "statistics"), "median"),
+					    as && cell_ran_as_asked(as)
+						    ? jget_num(json_object_get(as, "statistics"), "median")
+						    : NAN);
 	}
 }
 

@@ -20,6 +20,13 @@ void report_launches_text(FILE *out, const json_t *doc);
  * reuse in ns and %. */
 void report_ratios_text(FILE *out, const json_t *doc);
 
+/* The floors and what they explain: the C call, the raw C->Go call and the
+ * cache-line round trip, then sync as crossing + dispatch and async as a
+ * multiple of the round trip (NAN medians: that reading is left out).
+ * Every line starts with prefix. */
+void report_floors_block(FILE *out, const char *prefix, const char *title, const json_t *floors,
+			 double sync_med, double async_med);
+
 /* The --compare table: cells, ratios, floors. */
 void report_compare_text(FILE *out, const json_t *doc);
 

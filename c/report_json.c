@@ -86,7 +86,7 @@ static json_t *plugin_record(const struct plugin_run *p)
 		jint_or_null(p->noise.migrations));
 }
 
-static json_t *floors_record(const struct floors *f)
+json_t *floors_record(const struct floors *f)
 {
 	if (f == NULL)
 		return json_null();

@@ -24,6 +24,8 @@ void cell_name(char *buf, size_t len, const char *lib, int async_requested, cons
 
 json_t *machine_record(const struct machine *m);
 json_t *options_record(const struct options *o);
+/* The floors' medians as JSON; null when they were not measured. */
+json_t *floors_record(const struct floors *f);
 /* Everything measured in one launch (one process). */
 json_t *launch_record(const struct report *rep);
 /* The cell this launch belongs to: executable, library, versions, mode. */

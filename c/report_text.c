@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "allocs.h"
+#include "report_doc.h"
+#include "report_json.h"
 #include "stats.h"
 
 void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions)
@@ -36,28 +38,13 @@ static int all_same_mode(const struct run *r, int *mode)
 
 static void report_floors(FILE *out, const struct report *rep, double sync_med, double async_med)
 {
-	const struct floors *f = rep->f;
-	double c = series_median_per_op(&f->c_call);
-	double g = series_median_per_op(&f->go_raw);
+	char title[128];
+	json_t *f = floors_record(rep->f);
 
-	fprintf(out, "# floors (same loop and clock, %llu calls in %u batches, median batch):\n",
-		(unsigned long long)f->c_call.total_ops, f->c_call.nbatches);
-	fprintf(out, "#   C call through a pointer        %10.2f ns\n", c);
-	fprintf(out, "#   C->Go raw //export no-op        %10.2f ns   (first call on a new C thread: %.1f us)\n",
-		g, (double)f->go_raw_cold_ns / 1e3);
-	if (f->handoff_measured)
-		fprintf(out, "#   cache-line round trip CPU %d<->%d %8.2f ns\n", f->cpu_a, f->cpu_b,
-			series_median_per_op(&f->handoff));
-	else
-		fprintf(out, "#   cache-line round trip            not measured: %s\n", f->handoff_why);
-	if (!isnan(sync_med))
-		fprintf(out, "# reading: sync %.2f ns = raw crossing %.2f ns + SDK dispatch and Extract %.2f ns\n",
-			sync_med, g, sync_med - g);
-	if (!isnan(async_med) && f->handoff_measured) {
-		double h = series_median_per_op(&f->handoff);
-		fprintf(out, "# reading: async %.2f ns = %.2fx the round-trip floor %.2f ns\n", async_med,
-			async_med / h, h);
-	}
+	snprintf(title, sizeof(title), "floors (same loop and clock, %llu calls in %u batches, median batch):",
+		 (unsigned long long)rep->f->c_call.total_ops, rep->f->c_call.nbatches);
+	report_floors_block(out, "# ", title, f, sync_med, async_med);
+	json_decref(f);
 }
 
 void report_text(FILE *out, const struct report *rep)
