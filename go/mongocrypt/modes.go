@@ -17,21 +17,11 @@ const (
 
 var cryptoNames = [...]string{Native: "native", GoCrypto: "go"}
 
-func (c Crypto) String() string {
-	if c >= 0 && int(c) < len(cryptoNames) {
-		return cryptoNames[c]
-	}
-	return fmt.Sprintf("Crypto(%d)", int(c))
-}
+func (c Crypto) String() string { return modeName(cryptoNames[:], c, "Crypto") }
 
 // ParseCrypto maps "native" or "go" to a Crypto.
 func ParseCrypto(s string) (Crypto, error) {
-	for i, n := range cryptoNames {
-		if n == s {
-			return Crypto(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown crypto %q (want native or go)", s)
+	return parseMode[Crypto](cryptoNames[:], s, "crypto", "native or go")
 }
 
 // Access selects how Go reads and writes the data and length of a
@@ -54,21 +44,11 @@ const (
 
 var accessNames = [...]string{Accessor: "accessor", AccessorAnnotated: "accessor-annotated", Direct: "direct"}
 
-func (a Access) String() string {
-	if a >= 0 && int(a) < len(accessNames) {
-		return accessNames[a]
-	}
-	return fmt.Sprintf("Access(%d)", int(a))
-}
+func (a Access) String() string { return modeName(accessNames[:], a, "Access") }
 
 // ParseAccess maps "accessor", "accessor-annotated" or "direct" to an Access.
 func ParseAccess(s string) (Access, error) {
-	for i, n := range accessNames {
-		if n == s {
-			return Access(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown access %q (want accessor, accessor-annotated or direct)", s)
+	return parseMode[Access](accessNames[:], s, "access", "accessor, accessor-annotated or direct")
 }
 
 // Bytes selects how Go bytes are handed to C as a mongocrypt_binary_t.
@@ -85,21 +65,11 @@ const (
 
 var bytesNames = [...]string{Copy: "copy", Pin: "pin"}
 
-func (m Bytes) String() string {
-	if m >= 0 && int(m) < len(bytesNames) {
-		return bytesNames[m]
-	}
-	return fmt.Sprintf("Bytes(%d)", int(m))
-}
+func (m Bytes) String() string { return modeName(bytesNames[:], m, "Bytes") }
 
 // ParseBytes maps "copy" or "pin" to a Bytes mode.
 func ParseBytes(s string) (Bytes, error) {
-	for i, n := range bytesNames {
-		if n == s {
-			return Bytes(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown bytes mode %q (want copy or pin)", s)
+	return parseMode[Bytes](bytesNames[:], s, "bytes mode", "copy or pin")
 }
 
 // Cryptos, Accesses and ByteModes list every mode, in a fixed order.
@@ -108,3 +78,21 @@ var (
 	Accesses  = []Access{Accessor, AccessorAnnotated, Direct}
 	ByteModes = []Bytes{Copy, Pin}
 )
+
+// modeName is the name of a mode, or Type(n) for a value out of range.
+func modeName[T ~int](names []string, v T, typ string) string {
+	if v >= 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, int(v))
+}
+
+// parseMode maps a mode's name back to the mode.
+func parseMode[T ~int](names []string, s, what, want string) (T, error) {
+	for i, n := range names {
+		if n == s {
+			return T(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (want %s)", what, s, want)
+}
