@@ -107,13 +107,12 @@ func (cr *Crypt) setUp() error {
 	if err != nil {
 		return err
 	}
-	var in goBinary
-	if err := in.init(cr.opts.Bytes, kms); err != nil {
+	ok, err := cr.withBinary(kms, func(b *C.mongocrypt_binary_t) C.bool {
+		return C.mongocrypt_setopt_kms_providers(cr.c, b)
+	})
+	if err != nil {
 		return err
 	}
-	crossed(1)
-	ok := C.mongocrypt_setopt_kms_providers(cr.c, in.b)
-	in.destroy()
 	if !ok {
 		return cr.err("setopt_kms_providers")
 	}
@@ -157,13 +156,12 @@ func (cr *Crypt) createDataKey() error {
 	if err != nil {
 		return err
 	}
-	var in goBinary
-	if err := in.init(cr.opts.Bytes, kek); err != nil {
+	ok, err := cr.withBinary(kek, func(b *C.mongocrypt_binary_t) C.bool {
+		return C.mongocrypt_ctx_setopt_key_encryption_key(ctx, b)
+	})
+	if err != nil {
 		return err
 	}
-	crossed(1)
-	ok := C.mongocrypt_ctx_setopt_key_encryption_key(ctx, in.b)
-	in.destroy()
 	if !ok {
 		return ctxErr(op+": setopt_key_encryption_key", ctx)
 	}
@@ -197,13 +195,12 @@ func (cr *Crypt) EncryptString(s string) (bson.RawValue, error) {
 		return bson.RawValue{}, err
 	}
 	defer destroyCtx(ctx)
-	var id goBinary
-	if err := id.init(cr.opts.Bytes, cr.keyID); err != nil {
+	ok, err := cr.withBinary(cr.keyID, func(b *C.mongocrypt_binary_t) C.bool {
+		return C.mongocrypt_ctx_setopt_key_id(ctx, b)
+	})
+	if err != nil {
 		return bson.RawValue{}, err
 	}
-	crossed(1)
-	ok := C.mongocrypt_ctx_setopt_key_id(ctx, id.b)
-	id.destroy()
 	if !ok {
 		return bson.RawValue{}, ctxErr(op+": setopt_key_id", ctx)
 	}
@@ -216,13 +213,12 @@ func (cr *Crypt) EncryptString(s string) (bson.RawValue, error) {
 	if err != nil {
 		return bson.RawValue{}, err
 	}
-	var in goBinary
-	if err := in.init(cr.opts.Bytes, msg); err != nil {
+	ok, err = cr.withBinary(msg, func(b *C.mongocrypt_binary_t) C.bool {
+		return C.mongocrypt_ctx_explicit_encrypt_init(ctx, b)
+	})
+	if err != nil {
 		return bson.RawValue{}, err
 	}
-	crossed(1)
-	ok = C.mongocrypt_ctx_explicit_encrypt_init(ctx, in.b)
-	in.destroy()
 	if !ok {
 		return bson.RawValue{}, ctxErr(op+": explicit_encrypt_init", ctx)
 	}
@@ -246,13 +242,12 @@ func (cr *Crypt) Decrypt(doc []byte) ([]byte, error) {
 		return nil, err
 	}
 	defer destroyCtx(ctx)
-	var in goBinary
-	if err := in.init(cr.opts.Bytes, doc); err != nil {
+	ok, err := cr.withBinary(doc, func(b *C.mongocrypt_binary_t) C.bool {
+		return C.mongocrypt_ctx_decrypt_init(ctx, b)
+	})
+	if err != nil {
 		return nil, err
 	}
-	crossed(1)
-	ok := C.mongocrypt_ctx_decrypt_init(ctx, in.b)
-	in.destroy()
 	if !ok {
 		return nil, ctxErr(op+": decrypt_init", ctx)
 	}
@@ -301,13 +296,12 @@ func (cr *Crypt) run(op string, ctx *C.mongocrypt_ctx_t) ([]byte, error) {
 
 func (cr *Crypt) feedKeys(op string, ctx *C.mongocrypt_ctx_t) error {
 	for _, k := range cr.keyVault {
-		var in goBinary
-		if err := in.init(cr.opts.Bytes, k); err != nil {
+		ok, err := cr.withBinary(k, func(b *C.mongocrypt_binary_t) C.bool {
+			return C.mongocrypt_ctx_mongo_feed(ctx, b)
+		})
+		if err != nil {
 			return err
 		}
-		crossed(1)
-		ok := C.mongocrypt_ctx_mongo_feed(ctx, in.b)
-		in.destroy()
 		if !ok {
 			return ctxErr(op+": mongo_feed", ctx)
 		}
@@ -347,15 +341,35 @@ func ctxErr(op string, ctx *C.mongocrypt_ctx_t) error {
 	return statusError(op, statusOfCtx, unsafe.Pointer(ctx))
 }
 
-func statusError(op string, of int, h unsafe.Pointer) error {
+// withBinary hands data to one library call as a mongocrypt_binary_t made
+// in the Crypt's bytes mode, and destroys the binary right after the call.
+func (cr *Crypt) withBinary(data []byte, call func(*C.mongocrypt_binary_t) C.bool) (bool, error) {
+	var in goBinary
+	if err := in.init(cr.opts.Bytes, data); err != nil {
+		return false, err
+	}
 	crossed(1)
-	st := C.mongocrypt_status_new()
+	ok := call(in.b)
+	in.destroy()
+	return bool(ok), nil
+}
+
+// newStatus makes a status handle, counted as a crossing and a handle;
+// free destroys it.
+func newStatus() (st *C.mongocrypt_status_t, free func()) {
+	crossed(1)
+	st = C.mongocrypt_status_new()
 	made(handleStatus)
-	defer func() {
+	return st, func() {
 		crossed(1)
 		C.mongocrypt_status_destroy(st)
 		freed(handleStatus)
-	}()
+	}
+}
+
+func statusError(op string, of int, h unsafe.Pointer) error {
+	st, free := newStatus()
+	defer free()
 	crossed(1)
 	if of == statusOfCtx {
 		C.mongocrypt_ctx_status((*C.mongocrypt_ctx_t)(h), st)

@@ -19,14 +19,8 @@ func callAESHook(a Access, keyLen, ivLen, inLen, outLen int) (ok bool, msg strin
 		in.free()
 		out.free()
 	}()
-	crossed(1)
-	st := C.mongocrypt_status_new()
-	made(handleStatus)
-	defer func() {
-		crossed(1)
-		C.mongocrypt_status_destroy(st)
-		freed(handleStatus)
-	}()
+	st, free := newStatus()
+	defer free()
 	mode := C.int(a)
 	var n C.uint32_t
 	r := cgocostAes256CbcDecrypt(unsafe.Pointer(&mode), key.b, iv.b, in.b, out.b, &n, st)
