@@ -66,8 +66,14 @@ type benchMode struct {
 }
 
 type benchStats struct {
-	Unit    string   `json:"unit"`
-	N       *int     `json:"n"`
+	Unit string `json:"unit"`
+	N    *int   `json:"n"`
+	interval
+}
+
+// interval is a median with its interval, as the driver's statistics and
+// this program's rows both carry it (null where undefined).
+type interval struct {
 	Median  *float64 `json:"median"`
 	CILow   *float64 `json:"ci_low"`
 	CIHigh  *float64 `json:"ci_high"`

@@ -51,20 +51,17 @@ type row struct {
 }
 
 type rowCell struct {
-	Name      string   `json:"name"`
-	Lib       string   `json:"lib"`
-	Requested string   `json:"requested"`
-	InEffect  string   `json:"in_effect"`
-	Verified  bool     `json:"verified"`
-	Reason    *string  `json:"reason"`
-	Median    *float64 `json:"median"`
-	CILow     *float64 `json:"ci_low"`
-	CIHigh    *float64 `json:"ci_high"`
-	CILevel   *float64 `json:"ci_level"`
-	Samples   *int     `json:"samples"`
-	ColdNs    *float64 `json:"cold_ns_median"`
-	Stalled   *int     `json:"stalled_batches"`
-	Batches   *int     `json:"batches"`
+	Name      string  `json:"name"`
+	Lib       string  `json:"lib"`
+	Requested string  `json:"requested"`
+	InEffect  string  `json:"in_effect"`
+	Verified  bool    `json:"verified"`
+	Reason    *string `json:"reason"`
+	interval
+	Samples *int     `json:"samples"`
+	ColdNs  *float64 `json:"cold_ns_median"`
+	Stalled *int     `json:"stalled_batches"`
+	Batches *int     `json:"batches"`
 }
 
 // honest tells whether the cell ran in the mode it stands for.
@@ -75,17 +72,14 @@ func (c rowCell) honest() bool { return c.InEffect == c.Requested }
 // "wall" or "cpu". A ratio whose cells did not run in the mode they stand
 // for has null statistics and a Note.
 type rowRatio struct {
-	Name        string   `json:"name"`
-	Kind        string   `json:"kind"`
-	Fixed       string   `json:"fixed"`
-	Metric      string   `json:"metric"`
-	Numerator   string   `json:"numerator"`
-	Denominator string   `json:"denominator"`
-	Median      *float64 `json:"median"`
-	CILow       *float64 `json:"ci_low"`
-	CIHigh      *float64 `json:"ci_high"`
-	CILevel     *float64 `json:"ci_level"`
-	Note        *string  `json:"note"`
+	Name        string `json:"name"`
+	Kind        string `json:"kind"`
+	Fixed       string `json:"fixed"`
+	Metric      string `json:"metric"`
+	Numerator   string `json:"numerator"`
+	Denominator string `json:"denominator"`
+	interval
+	Note *string `json:"note"`
 }
 
 func (r *row) cell(k cellKey) *rowCell {
@@ -164,7 +158,7 @@ func makeRow(l loaded) row {
 			ColdNs: c.ColdNs, Stalled: c.Stalled, Batches: c.Batches,
 		}
 		if s := c.Statistics; s != nil {
-			rc.Median, rc.CILow, rc.CIHigh, rc.CILevel, rc.Samples = s.Median, s.CILow, s.CIHigh, s.CILevel, s.N
+			rc.interval, rc.Samples = s.interval, s.N
 		}
 		if !rc.honest() {
 			why := "no reason given"
@@ -228,7 +222,7 @@ func makeRatio(d *benchDoc, x benchRatio) rowRatio {
 		}
 	}
 	if s := x.Statistics; s != nil {
-		rr.Median, rr.CILow, rr.CIHigh, rr.CILevel = s.Median, s.CILow, s.CIHigh, s.CILevel
+		rr.interval = s.interval
 	}
 	return rr
 }
