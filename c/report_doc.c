@@ -7,6 +7,7 @@
 
 #include "analysis.h"
 #include "jsonutil.h"
+#include "report_text.h"
 #include "stats.h"
 
 /* "68.10 ns", "n/a" for undefined. */
@@ -183,11 +184,9 @@ void report_launches_text(FILE *out, const json_t *doc)
 				ops += jget_num(pl, "extractions");
 			}
 			if (extract)
-				fprintf(out, "plugin %zu: %.2f ns/extraction (elapsed time %.0fns, extractions %.0f)\n",
-					p + 1, ns / ops, ns, ops);
+				report_seed_line(out, (uint32_t)p + 1, (uint64_t)ns, (uint64_t)ops);
 			else
-				fprintf(out, "%s plugin %zu: %.2f ns/iteration (elapsed time %.0fns, iterations %.0f)\n",
-					scen, p + 1, ns / ops, ns, ops);
+				report_iteration_line(out, scen, (uint32_t)p + 1, (uint64_t)ns, (uint64_t)ops);
 		}
 		fprintf(out, "# %s: %zu launches (fresh processes), the lines above are totals over them\n",
 			jget_str_or(cell, "name", "?"), json_array_size(launches));

@@ -10,6 +10,14 @@
 #include "report_json.h"
 #include "stats.h"
 
+void report_iteration_line(FILE *out, const char *scenario, uint32_t index, uint64_t elapsed_ns,
+			   uint64_t iterations)
+{
+	fprintf(out, "%s plugin %u: %.2f ns/iteration (elapsed time %lluns, iterations %llu)\n", scenario, index,
+		(double)elapsed_ns / (double)iterations, (unsigned long long)elapsed_ns,
+		(unsigned long long)iterations);
+}
+
 void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions)
 {
 	fprintf(out, "plugin %u: %.2f ns/extraction (elapsed time %lluns, extractions %llu)\n", index,
@@ -148,9 +156,7 @@ void report_lifecycle_text(FILE *out, const struct report *rep)
 
 	for (uint32_t i = 0; i < r->nplugins; i++) {
 		const struct plugin_run *p = &r->plugins[i];
-		fprintf(out, "%s plugin %u: %.2f ns/iteration (elapsed time %lluns, iterations %llu)\n", scen,
-			p->index, series_per_op(&p->batches), (unsigned long long)p->batches.total_ns,
-			(unsigned long long)p->batches.total_ops);
+		report_iteration_line(out, scen, p->index, p->batches.total_ns, p->batches.total_ops);
 	}
 	if (r->scenario == SCEN_ALLOC)
 		fprintf(out, "# alloc: per iteration plugin_init, one extraction, plugin_destroy (init and destroy serialized)%s\n",
