@@ -177,10 +177,16 @@ func (c Config) Corrupt(calls uint64) bool {
 // a one-time calibration against the monotonic clock, so it reads no clock
 // while it runs (a clock read alone costs tens of nanoseconds, more than the
 // slowdowns it must express) and never sleeps.
+//
+// Spin itself is small enough to be inlined into Extract, so a run without
+// a slowdown pays one comparison per extraction, not a function call.
 func Spin(ns int64) {
-	if ns <= 0 {
-		return
+	if ns > 0 {
+		spinFor(ns)
 	}
+}
+
+func spinFor(ns int64) {
 	spinIters(uint64(float64(ns) / nsPerIter()))
 }
 
