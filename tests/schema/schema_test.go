@@ -1,0 +1,247 @@
+// Package schema checks docs/schema.json, the JSON Schema of the document
+// bench prints with --format json and stores with --save-baseline, against
+// everything that writes or reads that document: the driver's output in
+// several modes, the matrix tool's fixtures, and the matrix tool's reader
+// (reader_test.go). The schema is strict (every object closes its keys), so
+// a key the writer adds, drops or renames fails here first.
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+const schemaPath = "../../docs/schema.json"
+
+// compiled returns the schema, compiled by the validator, and its raw JSON
+// for the walks of this package.
+func compiled(t *testing.T) (*jsonschema.Schema, *schemaDoc) {
+	t.Helper()
+	raw, err := os.ReadFile(schemaPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("%s is not JSON: %v", schemaPath, err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatalf("%s is not a valid JSON Schema: %v", schemaPath, err)
+	}
+	return sch, newSchemaDoc(t, raw)
+}
+
+// validate checks one document: against the schema, and then that every
+// number the schema calls an integer is written as one ("2000", not
+// "2000.0": JSON Schema counts 2000.0 as an integer, a C reader does not).
+func validate(sch *jsonschema.Schema, sd *schemaDoc, data []byte) error {
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	if err := sch.Validate(inst); err != nil {
+		return err
+	}
+	return sd.integersWritten(inst)
+}
+
+// buildDir is where make put the executables: CGOCOST_BUILD, or ../../build.
+func buildDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("CGOCOST_BUILD")
+	if dir == "" {
+		dir = "../../build"
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, exe := range []string{"bench", "bench-shared"} {
+		if _, err := os.Stat(filepath.Join(abs, exe)); err != nil {
+			t.Fatalf("%s not built in %s (run make first): %v", exe, abs, err)
+		}
+	}
+	return abs
+}
+
+// runJSON runs one executable with --format json and returns what it
+// printed. A comparison may find a regression on a noisy machine: exit 1
+// still prints the whole document.
+func runJSON(t *testing.T, env []string, okCodes []int, exe string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(exe, append(args, "--format", "json")...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", exe, args, err)
+	}
+	for _, ok := range okCodes {
+		if code == ok {
+			return stdout.Bytes()
+		}
+	}
+	t.Fatalf("%s %v: exit %d\n%s", filepath.Base(exe), args, code, stderr.String())
+	return nil
+}
+
+// TestDriverOutputMatchesSchema runs both executables in the modes whose
+// documents differ in shape, with counts small enough for a 2-core machine.
+func TestDriverOutputMatchesSchema(t *testing.T) {
+	sch, sd := compiled(t)
+	dir := buildDir(t)
+	bench, shared := filepath.Join(dir, "bench"), filepath.Join(dir, "bench-shared")
+	baseline := filepath.Join(t.TempDir(), "baseline.json")
+	type mode struct {
+		name string
+		env  []string
+		ok   []int
+		exe  string
+		args []string
+	}
+	fine, judged := []int{0}, []int{0, 1}
+	modes := []mode{
+		{"sync", nil, fine, bench, []string{"-n", "20000"}},
+		{"async", nil, fine, bench, []string{"-n", "20000", "-a"}},
+		{"async not in effect", []string{"GOMAXPROCS=1"}, fine, bench, []string{"-n", "2000", "-a"}},
+		{"shared", nil, fine, shared, []string{"-n", "20000"}},
+		{"two plugins", nil, fine, bench, []string{"-n", "20000", "-p", "2"}},
+		{"pinned, floors, fields", nil, fine, bench, []string{"-n", "20000", "--cpus", "0", "--floors", "--work", "u64", "--fields", "2"}},
+		{"launches", nil, fine, bench, []string{"-n", "20000", "--launches", "3"}},
+		{"compare", nil, fine, bench, []string{"--compare", "-n", "20000", "-r", "6", "--launches", "2", "--floors"}},
+		{"lifecycle", nil, fine, bench, []string{"--scenario", "lifecycle", "-n", "2000"}},
+		{"count allocs", nil, fine, bench, []string{"-n", "20000", "--count-allocs"}},
+		{"save baseline", nil, fine, bench, []string{"-n", "20000", "--launches", "3", "--save-baseline", baseline}},
+		{"baseline", nil, judged, bench, []string{"-n", "20000", "--launches", "3", "--baseline", baseline}},
+		{"against", nil, judged, bench, []string{"-n", "20000", "--launches", "2", "--against", shared}},
+		{"allocators", nil, fine, bench, []string{"-n", "20000", "--launches", "2", "--allocators", "glibc,jemalloc"}},
+	}
+	for _, m := range modes {
+		t.Run(m.name, func(t *testing.T) {
+			out := runJSON(t, m.env, m.ok, m.exe, m.args...)
+			if err := validate(sch, sd, out); err != nil {
+				t.Errorf("%s %s --format json: %v", filepath.Base(m.exe), strings.Join(m.args, " "), err)
+			}
+		})
+		if m.name == "save baseline" {
+			t.Run("saved baseline file", func(t *testing.T) {
+				data, err := os.ReadFile(baseline)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := validate(sch, sd, data); err != nil {
+					t.Errorf("%s: %v", baseline, err)
+				}
+			})
+		}
+	}
+}
+
+// TestMatrixFixturesMatchSchema: the matrix tool's tests read hand-made
+// documents; they must be documents bench could have written.
+func TestMatrixFixturesMatchSchema(t *testing.T) {
+	sch, sd := compiled(t)
+	files, err := filepath.Glob("../../go/cmd/matrix/testdata/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no matrix fixtures found (%v)", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := validate(sch, sd, data); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestSchemaIsStrict: a document with one thing wrong must fail. Each case
+// edits one valid fixture.
+func TestSchemaIsStrict(t *testing.T) {
+	sch, sd := compiled(t)
+	good, err := os.ReadFile("../../go/cmd/matrix/testdata/go1.26.8.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := validate(sch, sd, good); err != nil {
+		t.Fatalf("the fixture the cases edit is not valid itself: %v", err)
+	}
+	cases := []struct {
+		name string
+		edit func(d map[string]any)
+	}{
+		{"mistyped top-level key", func(d map[string]any) { rename(d, "schema_version", "schema_verison") }},
+		{"mistyped key in a launch", func(d map[string]any) { rename(launch0(d), "ns_per_extraction", "ns_per_extracton") }},
+		{"unknown key in a cell", func(d map[string]any) { cell0(d)["colour"] = "blue" }},
+		{"a key missing", func(d map[string]any) { delete(cell0(d), "key") }},
+		{"a string where a number belongs", func(d map[string]any) { stats0(d)["median"] = "68.1" }},
+		{"a real where an integer belongs", func(d map[string]any) { stats0(d)["n"] = 10.5 }},
+		{"null where a value is always known", func(d map[string]any) { d["options"].(map[string]any)["n"] = nil }},
+		{"a library that does not exist", func(d map[string]any) { cell0(d)["lib"] = "static" }},
+		{"a mode that does not exist", func(d map[string]any) { cell0(d)["mode"].(map[string]any)["in_effect"] = "asynch" }},
+		{"another schema version", func(d map[string]any) { d["schema_version"] = 2 }},
+		{"a ratio of another unit", func(d map[string]any) {
+			d["ratios"].([]any)[0].(map[string]any)["statistics"].(map[string]any)["unit"] = "ns/extraction"
+		}},
+	}
+	for _, c := range cases {
+		var d map[string]any
+		if err := json.Unmarshal(good, &d); err != nil {
+			t.Fatal(err)
+		}
+		c.edit(d)
+		data, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = validate(sch, sd, data)
+		if err == nil {
+			t.Errorf("%s: the schema accepts it", c.name)
+			continue
+		}
+		t.Logf("%s: %s", c.name, strings.ReplaceAll(err.Error(), "\n", " "))
+	}
+	// An integer written as a real passes JSON Schema (2000.0 is an
+	// integer there); the second check of validate catches it.
+	bad := bytes.Replace(good, []byte(`"ops":10000}`), []byte(`"ops":10000.0}`), 1)
+	if bytes.Equal(bad, good) {
+		t.Fatal(`the fixture has no "ops":10000}`)
+	}
+	if err := validate(sch, sd, bad); err == nil {
+		t.Error(`"ops":10000.0: an integer written as a real is accepted`)
+	} else {
+		t.Logf("an integer written as a real: %v", err)
+	}
+}
+
+func rename(m map[string]any, from, to string) {
+	m[to] = m[from]
+	delete(m, from)
+}
+
+func cell0(d map[string]any) map[string]any { return d["cells"].([]any)[0].(map[string]any) }
+
+func launch0(d map[string]any) map[string]any {
+	return cell0(d)["launches"].([]any)[0].(map[string]any)
+}
+
+func stats0(d map[string]any) map[string]any { return cell0(d)["statistics"].(map[string]any) }
