@@ -22,6 +22,28 @@ func renderChart(m *matrix) ([]byte, error) {
 	if len(m.Rows) == 0 {
 		return nil, fmt.Errorf("no rows to draw")
 	}
+	p := newChartPlot(m)
+	series := chartSeries(m)
+	for j, s := range series {
+		s.offset = (float64(j) - float64(len(series)-1)/2) * barWidth
+		s.width = barWidth * 0.9
+		p.Add(s)
+	}
+	handoff, ccall := chartFloors(m, len(series))
+	p.Add(handoff, ccall)
+	p.X.Tick.Marker = plot.ConstantTicks(groupTicks(m))
+	p.X.Min, p.X.Max = -0.5, float64(len(m.Rows))-0.5
+	if err := fitDecades(p, append(asRangers(series), handoff, ccall)); err != nil {
+		return nil, err
+	}
+	return drawChart(p, chartLegend(m, series, handoff, ccall))
+}
+
+// barWidth is the width of one bar, in groups (one group per Go version).
+const barWidth = 0.15
+
+// newChartPlot is the empty plot: title, axes and grid.
+func newChartPlot(m *matrix) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Cost of one extraction, C host -> Go plugin (plugin-sdk-go %s, p=1, work=%s)\n"+
 		"bars: median across launches; whiskers: interval of the median; lines: floors from the same run",
@@ -32,24 +54,31 @@ func renderChart(m *matrix) ([]byte, error) {
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Add(gridLines{})
+	return p
+}
 
-	series := chartSeries(m)
-	const barW = 0.15
-	for j, s := range series {
-		s.offset = (float64(j) - float64(len(series)-1)/2) * barW
-		s.width = barW * 0.9
-		p.Add(s)
-	}
-	handoff := &floorLines{name: "handoff floor (cache-line round trip)",
+// chartFloors are the handoff and C call floors of each row, as lines as
+// wide as a group of nbars bars.
+func chartFloors(m *matrix, nbars int) (handoff, ccall *floorLines) {
+	half := barWidth * float64(nbars) / 2
+	handoff = &floorLines{name: "handoff floor (cache-line round trip)",
 		style: draw.LineStyle{Color: color.RGBA{R: 200, A: 255}, Width: vg.Points(2), Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
-		half:  barW * float64(len(series)) / 2}
-	ccall := &floorLines{name: "C call floor (C->C through a pointer)",
+		half:  half}
+	ccall = &floorLines{name: "C call floor (C->C through a pointer)",
 		style: draw.LineStyle{Color: color.Gray{Y: 90}, Width: vg.Points(1.5), Dashes: []vg.Length{vg.Points(2), vg.Points(2)}},
-		half:  barW * float64(len(series)) / 2}
-	var ticks []plot.Tick
-	for i, r := range m.Rows {
+		half:  half}
+	for _, r := range m.Rows {
 		handoff.values = append(handoff.values, r.HandoffNs)
 		ccall.values = append(ccall.values, r.CCallNs)
+	}
+	return handoff, ccall
+}
+
+// groupTicks labels each group with its Go version, and says which cells
+// have no bar because they did not run in the mode they stand for.
+func groupTicks(m *matrix) []plot.Tick {
+	var ticks []plot.Tick
+	for i, r := range m.Rows {
 		label := r.GoVersion
 		for _, c := range r.Cells {
 			if !c.honest() {
@@ -58,22 +87,27 @@ func renderChart(m *matrix) ([]byte, error) {
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
 	}
-	p.Add(handoff, ccall)
-	p.X.Tick.Marker = plot.ConstantTicks(ticks)
-	p.X.Min, p.X.Max = -0.5, float64(len(m.Rows))-0.5
+	return ticks
+}
 
+// fitDecades sets the Y axis to whole decades around every value drawn, so
+// that every labelled tick is a power of ten.
+func fitDecades(p *plot.Plot, drawn []plot.DataRanger) error {
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, pl := range append(append([]plot.DataRanger{}, asRangers(series)...), handoff, ccall) {
+	for _, pl := range drawn {
 		_, _, a, b := pl.DataRange()
 		lo, hi = math.Min(lo, a), math.Max(hi, b)
 	}
 	if math.IsInf(lo, 1) {
-		return nil, fmt.Errorf("no value to draw: every statistic is null")
+		return fmt.Errorf("no value to draw: every statistic is null")
 	}
-	// Whole decades, so that every labelled tick is a power of ten.
 	p.Y.Min = math.Pow(10, math.Floor(math.Log10(lo)))
 	p.Y.Max = math.Pow(10, math.Ceil(math.Log10(hi*1.05)))
+	return nil
+}
 
+// chartLegend names the series, the floors and the toolchains skipped.
+func chartLegend(m *matrix, series []*bars, handoff, ccall *floorLines) plot.Legend {
 	leg := plot.NewLegend()
 	leg.Top, leg.Left = true, true
 	leg.ThumbnailWidth = vg.Points(20)
@@ -84,12 +118,15 @@ func renderChart(m *matrix) ([]byte, error) {
 	}
 	leg.Add(handoff.name, handoff)
 	leg.Add(ccall.name, ccall)
-	if len(m.Skipped) > 0 {
-		for _, s := range m.Skipped {
-			leg.Add("skipped "+s.Toolchain, blank{})
-		}
+	for _, s := range m.Skipped {
+		leg.Add("skipped "+s.Toolchain, blank{})
 	}
+	return leg
+}
 
+// drawChart lays the plot and, to its right, the legend out on one SVG
+// page.
+func drawChart(p *plot.Plot, leg plot.Legend) ([]byte, error) {
 	const width, height, legendW = 11 * vg.Inch, 5.5 * vg.Inch, 3.25 * vg.Inch
 	canvas := vgsvg.New(width, height)
 	dc := draw.New(canvas)

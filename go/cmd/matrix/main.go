@@ -1,5 +1,5 @@
 // Command matrix measures the same plugin built by several Go toolchains and
-// sums the results up in one table, a JSON file and a chart (issue 6).
+// sums the results up in one table, a JSON file and a chart.
 //
 //	matrix run [flags] TOOLCHAIN...   build with each toolchain, run
 //	                                  `bench --compare`, then report

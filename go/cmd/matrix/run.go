@@ -18,95 +18,129 @@ import (
 // `bench --compare`, keeps each document in OUT/matrix/<go version>.json and
 // reports on them.
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", stderr)
-	makeCmd := fs.String("make", "make", "the make command")
-	launches := fs.Int("launches", 10, "fresh launches per cell (bench --launches)")
-	n := fs.Int("n", 100000, "timed extractions per launch (bench -n)")
-	out := fs.String("out", "build", "directory for matrix.json, matrix.svg and matrix/")
-	root := fs.String("root", ".", "the cgocost repository")
-	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+	cfg, help, err := parseRun(args, stdout, stderr)
+	if help || err != nil {
 		return err
 	}
-	if *launches < 1 || *launches > 1000 {
-		return badInput("-launches %d: want 1 to 1000", *launches)
-	}
-	if *n < 1 || *n > 1000000000 {
-		return badInput("-n %d: want 1 to 1000000000", *n)
-	}
-	toolchains := fs.Args()
-	if len(toolchains) == 0 {
-		return badInput("run: no toolchain given (go, a path to a go binary, or a name like go1.27.3)")
-	}
-	docDir := filepath.Join(*out, "matrix")
+	docDir := filepath.Join(cfg.out, "matrix")
 	if err := os.MkdirAll(docDir, 0o755); err != nil {
 		return runError{err.Error()}
 	}
-
-	prog := newProgress(stderr)
-	defer prog.clear()
-	var (
-		docs     []loaded
-		skipped  []skip
-		failures []string
-		seen     = map[string]string{}
-	)
-	for i, tc := range toolchains {
-		prog.stage(i, len(toolchains), tc, "looking for the toolchain")
-		ver, why := probeToolchain(tc, *root)
-		if why == "" {
-			if prev, dup := seen[ver]; dup {
-				why = fmt.Sprintf("it is %s, like %s (one row per Go version)", ver, prev)
-			}
+	r := &matrixRun{runConfig: cfg, docDir: docDir, prog: newProgress(stderr), stderr: stderr,
+		seen: map[string]string{}}
+	defer r.prog.clear()
+	for i, tc := range cfg.toolchains {
+		if err := r.toolchain(i, tc); err != nil {
+			return err
 		}
-		if why != "" {
-			prog.clear()
-			fmt.Fprintf(stderr, "matrix: skipping %s: %s\n", tc, why)
-			skipped = append(skipped, skip{Toolchain: tc, Reason: why})
-			continue
-		}
-		seen[ver] = tc
-		name := ver
-
-		prog.stage(i, len(toolchains), name, "building the plugin and both drivers")
-		buildDir := filepath.Join("build", ver)
-		logPath := filepath.Join(docDir, ver+".build.log")
-		if err := buildWith(*makeCmd, *root, tc, buildDir, logPath); err != nil {
-			prog.clear()
-			failures = append(failures, fmt.Sprintf("%s: %v", ver, err))
-			fmt.Fprintf(stderr, "matrix: %s: %v\n", ver, err)
-			continue
-		}
-
-		exe := filepath.Join(*root, buildDir, "bench")
-		argv := []string{"--compare", "--floors", "--format", "json",
-			"--launches", fmt.Sprint(*launches), "-n", fmt.Sprint(*n)}
-		doc, err := measure(exe, argv, filepath.Join(docDir, ver+".stderr"), prog, i, len(toolchains), name, *launches)
-		if err == nil && doc.cell(cellKeys[0]).GoVersion != ver {
-			err = fmt.Errorf("%s reports %s, but %s built it", exe, doc.cell(cellKeys[0]).GoVersion, ver)
-		}
-		if err != nil {
-			prog.clear()
-			failures = append(failures, fmt.Sprintf("%s: %v", ver, err))
-			fmt.Fprintf(stderr, "matrix: %s: %v\n", ver, err)
-			continue
-		}
-		path := filepath.Join(docDir, ver+".json")
-		if err := writeFileAtomic(path, doc.raw); err != nil {
-			return runError{err.Error()}
-		}
-		docs = append(docs, loaded{path: path, doc: doc.benchDoc})
 	}
-	prog.clear()
-	if len(docs) == 0 {
+	r.prog.clear()
+	if len(r.docs) == 0 {
 		return runError{"no toolchain was measured"}
 	}
-	if err := report(docs, skipped, *out, stdout); err != nil {
+	if err := report(r.docs, r.skipped, cfg.out, stdout); err != nil {
 		return err
 	}
-	if len(failures) > 0 {
-		return runError{fmt.Sprintf("%d toolchain(s) failed: %s", len(failures), strings.Join(failures, "; "))}
+	if len(r.failures) > 0 {
+		return runError{fmt.Sprintf("%d toolchain(s) failed: %s", len(r.failures), strings.Join(r.failures, "; "))}
 	}
 	return nil
+}
+
+// runConfig is what `matrix run` was asked to do.
+type runConfig struct {
+	makeCmd, root, out string
+	launches, n        int
+	toolchains         []string
+}
+
+func parseRun(args []string, stdout, stderr io.Writer) (cfg runConfig, help bool, err error) {
+	fs := newFlagSet("run", stderr)
+	fs.StringVar(&cfg.makeCmd, "make", "make", "the make command")
+	fs.IntVar(&cfg.launches, "launches", 10, "fresh launches per cell (bench --launches)")
+	fs.IntVar(&cfg.n, "n", 100000, "timed extractions per launch (bench -n)")
+	fs.StringVar(&cfg.out, "out", "build", "directory for matrix.json, matrix.svg and matrix/")
+	fs.StringVar(&cfg.root, "root", ".", "the cgocost repository")
+	if help, err := parseFlags(fs, args, stdout); help || err != nil {
+		return cfg, help, err
+	}
+	if cfg.launches < 1 || cfg.launches > 1000 {
+		return cfg, false, badInput("-launches %d: want 1 to 1000", cfg.launches)
+	}
+	if cfg.n < 1 || cfg.n > 1000000000 {
+		return cfg, false, badInput("-n %d: want 1 to 1000000000", cfg.n)
+	}
+	cfg.toolchains = fs.Args()
+	if len(cfg.toolchains) == 0 {
+		return cfg, false, badInput("run: no toolchain given (go, a path to a go binary, or a name like go1.27.3)")
+	}
+	return cfg, false, nil
+}
+
+// matrixRun is one `matrix run` under way: the documents measured so far,
+// the toolchains skipped and the ones that failed.
+type matrixRun struct {
+	runConfig
+	docDir   string
+	prog     *progress
+	stderr   io.Writer
+	docs     []loaded
+	skipped  []skip
+	failures []string
+	seen     map[string]string // Go version -> the toolchain argument that gave it
+}
+
+// toolchain finds, builds and measures one toolchain. One that cannot be
+// had is skipped and one that fails to build or measure is a failure; either
+// way the others still run. Only a document that cannot be saved stops the
+// run.
+func (r *matrixRun) toolchain(i int, tc string) error {
+	r.prog.stage(i, len(r.toolchains), tc, "looking for the toolchain")
+	ver, why := probeToolchain(tc, r.root)
+	if why == "" {
+		if prev, dup := r.seen[ver]; dup {
+			why = fmt.Sprintf("it is %s, like %s (one row per Go version)", ver, prev)
+		}
+	}
+	if why != "" {
+		r.prog.clear()
+		fmt.Fprintf(r.stderr, "matrix: skipping %s: %s\n", tc, why)
+		r.skipped = append(r.skipped, skip{Toolchain: tc, Reason: why})
+		return nil
+	}
+	r.seen[ver] = tc
+	doc, err := r.buildAndMeasure(i, tc, ver)
+	if err != nil {
+		r.prog.clear()
+		r.failures = append(r.failures, fmt.Sprintf("%s: %v", ver, err))
+		fmt.Fprintf(r.stderr, "matrix: %s: %v\n", ver, err)
+		return nil
+	}
+	path := filepath.Join(r.docDir, ver+".json")
+	if err := writeFileAtomic(path, doc.raw); err != nil {
+		return runError{err.Error()}
+	}
+	r.docs = append(r.docs, loaded{path: path, doc: doc.benchDoc})
+	return nil
+}
+
+// buildAndMeasure builds with toolchain tc (Go version ver) into
+// build/<ver>/ and runs that build's `bench --compare`.
+func (r *matrixRun) buildAndMeasure(i int, tc, ver string) (measured, error) {
+	total := len(r.toolchains)
+	r.prog.stage(i, total, ver, "building the plugin and both drivers")
+	buildDir := filepath.Join("build", ver)
+	if err := buildWith(r.makeCmd, r.root, tc, buildDir, filepath.Join(r.docDir, ver+".build.log")); err != nil {
+		return measured{}, err
+	}
+	exe := filepath.Join(r.root, buildDir, "bench")
+	argv := []string{"--compare", "--floors", "--format", "json",
+		"--launches", fmt.Sprint(r.launches), "-n", fmt.Sprint(r.n)}
+	doc, err := measure(exe, argv, filepath.Join(r.docDir, ver+".stderr"), r.prog, i, total, ver, r.launches)
+	if err == nil && doc.cell(cellKeys[0]).GoVersion != ver {
+		err = fmt.Errorf("%s reports %s, but %s built it", exe, doc.cell(cellKeys[0]).GoVersion, ver)
+	}
+	return doc, err
 }
 
 var toolchainName = regexp.MustCompile(`^go1\.[0-9]+(\.[0-9]+|rc[0-9]+)?$`)
