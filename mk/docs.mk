@@ -1,0 +1,20 @@
+# The commands shown in README.md and docs/*.md, run as tests (tests/docs):
+# each must exit as its `# exit N` comment says (docs/methodology.md,
+# "Commands in the docs").
+#
+#   make test-docs        the static checks and every short command, about a
+#                         minute (part of `make test`)
+#   make check-docs-long  the same with the long commands of
+#                         docs/long-commands.txt too: builds and measurements
+#                         for an hour or more (not part of `make test`)
+
+.PHONY: test-docs check-docs-long
+
+test-docs: $(BUILD)/bench $(BUILD)/bench-shared
+	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/docs/...
+
+check-docs-long: $(BUILD)/bench $(BUILD)/bench-shared
+	CGOCOST_BUILD=$(abspath $(BUILD)) CGOCOST_DOCS_LONG=1 \
+		$(GOCMD) test -count=1 -timeout 6h -v ./tests/docs/...
+
+TEST_EXTRA += test-docs

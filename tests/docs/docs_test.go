@@ -1,0 +1,285 @@
+package docs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const (
+	shortTimeout = 30 * time.Second
+	longTimeout  = 60 * time.Minute
+	// longEnv makes TestCommands run the long commands too (make check-docs-long).
+	longEnv = "CGOCOST_DOCS_LONG"
+	// buildEnv names the build directory ./build stands for (default: build/).
+	buildEnv = "CGOCOST_BUILD"
+)
+
+// repoRoot is the directory holding go.mod, two levels above this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("no go.mod in %s: %v", root, err)
+	}
+	return root
+}
+
+// corpus is every document's commands and spans, and the long list.
+type corpus struct {
+	root  string
+	docs  []string // README.md first, then docs/*.md, sorted
+	parse map[string]Doc
+	long  map[string]int
+}
+
+func load(t *testing.T, root string) corpus {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(files)
+	c := corpus{root: root, parse: map[string]Doc{}}
+	for _, f := range append([]string{filepath.Join(root, "README.md")}, files...) {
+		rel, _ := filepath.Rel(root, f)
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.docs = append(c.docs, rel)
+		c.parse[rel] = Parse(rel, string(text))
+	}
+	text, err := os.ReadFile(filepath.Join(root, "docs", "long-commands.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.long = ParseLong(string(text))
+	return c
+}
+
+// TestDocs checks the convention without running anything: no command in
+// the wrong kind of block, no inline command that no sh block shows, no
+// stale line in docs/long-commands.txt, and no broken relative link.
+func TestDocs(t *testing.T) {
+	c := load(t, repoRoot(t))
+	shown := map[string]bool{}
+	n := 0
+	for _, name := range c.docs {
+		d := c.parse[name]
+		for _, p := range d.Problems {
+			t.Error(p)
+		}
+		for _, cmd := range d.Commands {
+			shown[cmd.Text] = true
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no command found in README.md and docs/*.md")
+	}
+	for _, name := range c.docs {
+		for _, s := range c.parse[name].Spans {
+			if CommandSpan(s.Text) && !shown[s.Text] {
+				t.Errorf("%s:%d: inline command `%s` is in no sh block, so nothing checks it", s.File, s.Line, s.Text)
+			}
+		}
+	}
+	for _, name := range c.docs {
+		for _, l := range c.parse[name].Links {
+			checkLink(t, c, name, l)
+		}
+	}
+	for cmd, line := range c.long {
+		if !shown[cmd] {
+			t.Errorf("docs/long-commands.txt:%d: %q is shown by no document (stale)", line, cmd)
+		}
+	}
+}
+
+// checkLink fails a relative link whose file does not exist or whose
+// anchor is no heading of the markdown file it points into.
+func checkLink(t *testing.T, c corpus, from string, l Span) {
+	t.Helper()
+	target, anchor, _ := strings.Cut(l.Text, "#")
+	file := from
+	if target != "" {
+		file = filepath.Clean(filepath.Join(filepath.Dir(from), target))
+		if _, err := os.Stat(filepath.Join(c.root, file)); err != nil {
+			t.Errorf("%s:%d: link to %s: no such file", l.File, l.Line, l.Text)
+			return
+		}
+	}
+	if anchor == "" {
+		return
+	}
+	d, ok := c.parse[file]
+	if !ok {
+		t.Errorf("%s:%d: link to %s: an anchor into a file that is not checked", l.File, l.Line, l.Text)
+	} else if !d.Anchors[anchor] {
+		t.Errorf("%s:%d: link to %s: no such heading in %s", l.File, l.Line, l.Text, file)
+	}
+}
+
+// TestCommands runs every short command (and with CGOCOST_DOCS_LONG=1 the
+// long ones too), document by document in order, and checks its exit status.
+// Each document's commands run in one scratch directory that mirrors the
+// repository root with symbolic links, build/ pointing at $CGOCOST_BUILD, so
+// a command sees ./build/bench, the Makefile and the sources as in the tree,
+// while the files it writes (old.txt, base.json) stay out of the tree.
+func TestCommands(t *testing.T) {
+	root := repoRoot(t)
+	c := load(t, root)
+	build := os.Getenv(buildEnv)
+	if build == "" {
+		build = filepath.Join(root, "build")
+	}
+	build, err := filepath.Abs(build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, exe := range []string{"bench", "bench-shared"} {
+		if _, err := os.Stat(filepath.Join(build, exe)); err != nil {
+			t.Fatalf("%s is not built in %s: run make first (%v)", exe, build, err)
+		}
+	}
+	runLong := os.Getenv(longEnv) == "1"
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, longEnv+"=") { // make test inside the long run stays short
+			env = append(env, kv)
+		}
+	}
+	var total time.Duration
+	ran, skipped := 0, 0
+	longDone := map[string]bool{} // a long command shown twice runs once
+	for _, name := range c.docs {
+		var cmds []Command
+		for _, cmd := range c.parse[name].Commands {
+			_, long := c.long[cmd.Text]
+			switch {
+			case long && !runLong:
+				skipped++
+			case long && longDone[cmd.Text]:
+				t.Logf("%s:%d: %s is shown earlier and runs there only", cmd.File, cmd.Line, cmd.Text)
+			default:
+				longDone[cmd.Text] = long
+				cmds = append(cmds, cmd)
+			}
+		}
+		if len(cmds) == 0 {
+			continue
+		}
+		// The base name: a / in a subtest name would split -run patterns.
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			dir := mirror(t, root, build)
+			for _, cmd := range cmds {
+				timeout := shortTimeout
+				if _, long := c.long[cmd.Text]; long {
+					timeout = longTimeout
+				}
+				t.Run(lineName(cmd.Line), func(t *testing.T) {
+					d := check(t, dir, env, cmd, timeout)
+					total += d
+					ran++
+				})
+			}
+		})
+	}
+	t.Logf("ran %d commands in %.1f s; %d long ones not run (set %s=1 or make check-docs-long)",
+		ran, total.Seconds(), skipped, longEnv)
+}
+
+func lineName(line int) string { return fmt.Sprintf("L%04d", line) }
+
+// mirror makes a scratch directory with a symbolic link to every entry of
+// the repository root but .git and build, and build linked to build.
+func mirror(t *testing.T, root, build string) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == ".git" || e.Name() == "build" {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(build, filepath.Join(dir, "build")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// check runs one command with bash -c in dir and compares its exit status
+// with the documented one. A verdict is a statistical test with a small
+// false-positive rate, so a command documented to exit 0 that exits 1 (a
+// regression detected) is run once more before it counts as a failure.
+func check(t *testing.T, dir string, env []string, cmd Command, timeout time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	code, out, err := run(dir, env, cmd.Text, timeout)
+	if err == nil && code == 1 && cmd.Exit == 0 {
+		t.Logf("%s:%d: exit status 1, a regression verdict on the unchanged build; running it once more", cmd.File, cmd.Line)
+		code, out, err = run(dir, env, cmd.Text, timeout)
+	}
+	d := time.Since(start)
+	switch {
+	case err != nil:
+		t.Errorf("%s:%d: %s\n%v after %.1f s\n%s", cmd.File, cmd.Line, cmd.Text, err, d.Seconds(), tail(out))
+	case code != cmd.Exit:
+		t.Errorf("%s:%d: %s\nexit status %d, documented %d\n%s", cmd.File, cmd.Line, cmd.Text, code, cmd.Exit, tail(out))
+	default:
+		t.Logf("%s:%d: exit %d in %.1f s: %s", cmd.File, cmd.Line, code, d.Seconds(), cmd.Text)
+	}
+	return d
+}
+
+// run runs text with bash -c in its own process group, which is killed as a
+// whole when the timeout expires.
+func run(dir string, env []string, text string, timeout time.Duration) (int, []byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, "bash", "-c", text)
+	c.Dir = dir
+	c.Env = append(env, "PWD="+dir)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
+	c.WaitDelay = 5 * time.Second
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, &out
+	err := c.Run()
+	if ctx.Err() != nil {
+		return -1, out.Bytes(), errors.New("timed out after " + timeout.String())
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), out.Bytes(), nil
+	}
+	return 0, out.Bytes(), err
+}
+
+// tail is the end of a command's output, for a failure message.
+func tail(out []byte) string {
+	const max = 3000
+	if len(out) > max {
+		return "...\n" + string(out[len(out)-max:])
+	}
+	return string(out)
+}
