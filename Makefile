@@ -37,10 +37,13 @@ CFLAGS ?= -O2
 CFLAGS += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -I$(SDK_DIR)/pkg/sdk -Ic
 LDLIBS += -pthread -lm -ldl $(shell pkg-config --libs jansson)
 
-DRIVER_SRCS := $(filter-out c/main.c,$(wildcard c/*.c))
-DRIVER_HDRS := $(wildcard c/*.h)
+# The C driver: one folder a layer (see the README's layout); c/preload is a
+# library of its own.
+C_LAYERS := base stats model measure analyse store report cli
+DRIVER_SRCS := $(filter-out c/cli/main.c,$(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.c)))
+DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
-MAIN_OBJ := $(BUILD)/obj/main.o
+MAIN_OBJ := $(BUILD)/obj/cli/main.o
 
 PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
@@ -79,7 +82,7 @@ $(BUILD)/libmock.so: $(PLUGIN_SRCS)
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-mock
 
 $(BUILD)/obj/%.o: c/%.c $(DRIVER_HDRS)
-	@mkdir -p $(BUILD)/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "atomicfile.h"
+#include "base/atomicfile.h"
 
 static char dir[64];
 

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "compare.h"
-#include "stats.h"
+#include "stats/change.h"
+#include "stats/stats.h"
 
 #define N 50
 

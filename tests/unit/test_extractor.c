@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "extractor.h"
-#include "sysinfo.h"
+#include "measure/extractor.h"
+#include "measure/sysinfo.h"
 
 static void test_check_catches_wrong_values(void **state)
 {

@@ -3,11 +3,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "options.h"
+#include "model/options.h"
 
 #define MAX_PLUGINS 255
 
@@ -36,7 +38,7 @@ static void test_defaults(void **state)
 	assert_int_equal(o.async, 0);
 	assert_int_equal(o.work, WORK_NOOP);
 	assert_int_equal(o.fields, 1);
-	assert_int_equal(o.runs, 10);
+	assert_int_equal(o.batches, 10);
 	assert_int_equal(o.ncpus, 0);
 	assert_null(o.plugin_config);
 }
@@ -140,6 +142,101 @@ static void test_pinning_accepts_enough_cpus(void **state)
 	assert_int_equal(o.cpus[1], 1);
 }
 
+/* Every option of the usage text is one the parser takes, and the other
+ * way round: both come from the one table. */
+static void test_usage_names_every_option(void **state)
+{
+	static const char *const longs[] = {"--async", "--runs", "--work", "--fields", "--warmup", "--extra-ns",
+					    "--floors", "--cpus", "--plugin-config", "--stall-timeout", "--launches",
+					    "--format", "--compare", "--against", "--save-baseline", "--baseline",
+					    "--threshold", "--seed", "--async-extra-ns", "--scenario", "--pool",
+					    "--malloc", "--count-allocs", "--allocators", "--judge"};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	(void)state;
+	assert_non_null(f);
+	options_usage("bench", f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+		if (strstr(buf, longs[i]) == NULL)
+			fail_msg("usage lacks %s", longs[i]);
+	assert_non_null(strstr(buf, "-n <number>"));
+	assert_non_null(strstr(buf, "-p <number>"));
+	assert_null(strstr(buf, "--emit-launch")); /* internal: not shown */
+	free(buf);
+}
+
+/* The options record reads back to the options that made it. */
+static void test_record_round_trip(void **state)
+{
+	struct options o, back;
+	char err[256] = "";
+	json_t *rec;
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 16, "-n", "5000", "-p", "2", "-r", "5", "--work", "u64",
+			       "--cpus", "0-1", "--scenario", "lifecycle", "--malloc", "jemalloc", "--count-allocs"),
+			 PARSE_OK);
+	rec = options_to_json(&o);
+	assert_non_null(rec);
+	assert_int_equal(json_integer_value(json_object_get(rec, "runs")), 5);
+	assert_string_equal(json_string_value(json_object_get(rec, "scenario")), "lifecycle");
+	assert_int_equal(options_from_json(&back, rec, err, sizeof(err)), 0);
+	assert_int_equal(back.n, 5000);
+	assert_int_equal(back.plugins, 2);
+	assert_int_equal(back.batches, 5);
+	assert_int_equal(back.work, WORK_U64);
+	assert_int_equal(back.ncpus, 2);
+	assert_int_equal(back.lifecycle, 1);
+	assert_int_equal(back.pool, 2);
+	assert_string_equal(back.malloc_name, "jemalloc");
+	assert_int_equal(back.count_allocs, 1);
+	/* a missing, a mistyped and an unknown key are errors, never defaults */
+	json_object_del(rec, "warmup");
+	assert_int_equal(options_from_json(&back, rec, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "options.warmup: missing"));
+	json_object_set_new(rec, "warmup", json_string("10000"));
+	assert_int_equal(options_from_json(&back, rec, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "options.warmup"));
+	json_object_set_new(rec, "warmup", json_integer(10000));
+	json_object_set_new(rec, "wramup", json_integer(10000));
+	assert_int_equal(options_from_json(&back, rec, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "options.wramup: unknown key"));
+	json_decref(rec);
+}
+
+/* A child launch's arguments parse back to the options they came from. */
+static void test_child_args_round_trip(void **state)
+{
+	struct options o, child;
+	char err[256] = "", store[4096];
+	char *argv[64] = {"bench"};
+	int argc;
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 18, "-n", "3000", "-p", "2", "--warmup", "7", "--extra-ns",
+			       "40", "--cpus", "0,1", "--floors", "--work", "str", "--plugin-config", "async",
+			       "--launches", "3", "--compare"),
+			 PARSE_OK);
+	argc = options_child_args(&o, argv + 1, 60, store, sizeof(store));
+	assert_true(argc > 0);
+	argv[argc + 1] = "--emit-launch";
+	argv[argc + 2] = NULL;
+	for (int i = 1; i <= argc; i++) /* comparisons stay with the parent */
+		if (strcmp(argv[i], "--launches") == 0 || strcmp(argv[i], "--compare") == 0)
+			fail_msg("a child got %s", argv[i]);
+	assert_int_equal(options_parse(&child, argc + 2, argv, MAX_PLUGINS, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(child.n, 3000);
+	assert_int_equal(child.plugins, 2);
+	assert_int_equal(child.warmup, 7);
+	assert_int_equal(child.extra_ns, 40);
+	assert_int_equal(child.ncpus, 2);
+	assert_int_equal(child.floors, 1);
+	assert_int_equal(child.work, WORK_STR);
+	assert_string_equal(child.plugin_config, "async");
+	assert_int_equal(child.emit_launch, 1);
+	assert_int_equal(child.async, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +245,9 @@ int main(void)
 		cmocka_unit_test(test_bad_inputs),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_pinning_accepts_enough_cpus),
+		cmocka_unit_test(test_usage_names_every_option),
+		cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_child_args_round_trip),
 	};
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);
 }

@@ -9,7 +9,9 @@
 
 #include <cmocka.h>
 
-#include "report_text.h"
+#include "measure/record.h"
+#include "measure/series.h"
+#include "report/format.h"
 
 static char *capture_seed(uint32_t index, uint64_t elapsed, uint64_t n)
 {

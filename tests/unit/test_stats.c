@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define EPS 1e-12
 

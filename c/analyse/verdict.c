@@ -1,0 +1,105 @@
+/* analyse/verdict.c — see verdict.h. */
+#include "analyse/verdict.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stats/change.h"
+
+#define NOT_GATED "machine key differs (CPU, kernel, Go version, library or options): absolute times are not comparable; judged by ratios"
+
+static void judge(struct change_rec *r, const char *scenario, const char *kind, const double *xb, size_t nb,
+		  const double *xc, size_t nc, int gated, double threshold, uint64_t seed)
+{
+	memset(r, 0, sizeof(*r));
+	if (compare_change(xb, nb, xc, nc, threshold, VERDICT_ALPHA, seed, &r->ch) != 0) {
+		memset(&r->ch, 0, sizeof(r->ch));
+		r->ch.lo = r->ch.point = r->ch.hi = r->ch.p = NAN;
+		r->ch.alpha = VERDICT_ALPHA;
+		r->ch.threshold = threshold;
+		r->ch.verdict = VERDICT_UNDEFINED;
+	}
+	snprintf(r->scenario, sizeof(r->scenario), "%s", scenario);
+	snprintf(r->kind, sizeof(r->kind), "%s", kind);
+	r->gated = gated;
+	r->base_n = nb;
+	r->n = nc;
+	if (format_change(r->line, sizeof(r->line), &r->ch) < 0)
+		snprintf(r->line, sizeof(r->line), "change: n/a");
+	if (!gated)
+		snprintf(r->not_gated_because, sizeof(r->not_gated_because), "%s", NOT_GATED);
+}
+
+static struct change_rec *next_change(struct comparison_rec *cmp)
+{
+	return model_append((void **)&cmp->changes, &cmp->nchanges, sizeof(*cmp->changes));
+}
+
+static const struct ratio_rec *find_ratio(const struct doc *d, const char *name)
+{
+	for (size_t i = 0; i < d->nratios; i++)
+		if (strcmp(d->ratios[i].name, name) == 0)
+			return &d->ratios[i];
+	return NULL;
+}
+
+int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time,
+		      double threshold, uint64_t seed)
+{
+	struct comparison_rec *cmp = &cur->comparison;
+	struct change_rec *r;
+
+	memset(cmp, 0, sizeof(*cmp));
+	cur->has_comparison = 1;
+	snprintf(cmp->against, sizeof(cmp->against), "%s", against);
+	cmp->same_time = same_time;
+	cmp->machine_key_matches = 1;
+	cmp->threshold = threshold;
+	cmp->alpha = VERDICT_ALPHA;
+	cmp->seed = seed;
+	cmp->resamples = COMPARE_RESAMPLES;
+	for (size_t i = 0; i < cur->ncells; i++) {
+		const struct cell_rec *c = &cur->cells[i], *b = doc_find_cell(base, c->name);
+		int match;
+		if (b == NULL)
+			continue;
+		match = strcmp(b->st.key, c->st.key) == 0;
+		cmp->machine_key_matches &= match;
+		if ((r = next_change(cmp)) == NULL)
+			return -1;
+		judge(r, c->name, "cell", b->st.samples, b->st.nsamples, c->st.samples, c->st.nsamples,
+		      same_time || match, threshold, seed);
+	}
+	for (size_t i = 0; i < cur->nratios; i++) {
+		const struct ratio_rec *c = &cur->ratios[i], *b = find_ratio(base, c->name);
+		if (b == NULL)
+			continue;
+		if ((r = next_change(cmp)) == NULL)
+			return -1;
+		judge(r, c->name, "ratio", b->samples, b->nsamples, c->samples, c->nsamples, 1, threshold, seed);
+	}
+	for (size_t i = 0; i < cmp->nchanges; i++)
+		if (cmp->changes[i].gated && cmp->changes[i].ch.verdict == VERDICT_REGRESSED)
+			cmp->regressed = 1;
+	return 0;
+}
+
+void compare_allocators(struct doc *d, double threshold, uint64_t seed)
+{
+	for (size_t i = 0; i < d->ncells; i++) {
+		struct cell_rec *c = &d->cells[i];
+		const char *m = strstr(c->name, "/malloc=");
+		char base_name[MODEL_NAME_MAX + 16];
+		const struct cell_rec *b;
+
+		if (m == NULL || strcmp(m, "/malloc=glibc") == 0)
+			continue;
+		snprintf(base_name, sizeof(base_name), "%.*s/malloc=glibc", (int)(m - c->name), c->name);
+		if ((b = doc_find_cell(d, base_name)) == NULL)
+			continue;
+		judge(&c->vs_glibc, c->name, "cell", b->st.samples, b->st.nsamples, c->st.samples, c->st.nsamples, 1,
+		      threshold, seed);
+		c->has_vs_glibc = 1;
+	}
+}

@@ -1,0 +1,25 @@
+/* atomicfile.h - replace a file atomically; read a whole file with a limit. */
+#ifndef CGOCOST_BASE_ATOMICFILE_H
+#define CGOCOST_BASE_ATOMICFILE_H
+
+#include <stddef.h>
+
+/* Writes data[0..len) to path so that readers see either the old file or the
+ * complete new one: a temporary file ".<name>.XXXXXX" in the same directory
+ * (mkstemp), all bytes written, fsync, close, rename over path, fsync of the
+ * directory. The new file gets the old file's permission bits, or 0666 minus
+ * the umask if path did not exist. A symlink at path is replaced, not
+ * followed. Returns 0, or -1 with errno set and a one-line message naming path
+ * and strerror in err (if err is not NULL); on failure before the rename the
+ * temporary file is removed and the old file is untouched. If only the final
+ * directory fsync fails, the new file is already in place (the message says
+ * so). Not thread-safe when path did not exist (it reads the umask). */
+int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Reads the whole file at path into a malloc'd buffer with a NUL appended
+ * (not counted in *len); the caller frees *data. Refuses a file larger than
+ * max bytes (errno EFBIG). Returns 0, or -1 with errno set, *data NULL and a
+ * one-line message naming path in err. */
+int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,20 @@
+/* base/status.h — the layer every other layer stands on: exit statuses, the
+ * clock, atomic files and the names of the things a run is made of. Nothing
+ * here knows Go, the plugin or JSON.
+ *
+ * The exit statuses of every cgocost executable, in one place. */
+#ifndef CGOCOST_BASE_STATUS_H
+#define CGOCOST_BASE_STATUS_H
+
+enum exit_status {
+	EXIT_OK = 0,	     /* success: no regression detected */
+	EXIT_REGRESSION = 1, /* a detected performance regression */
+	EXIT_BAD_INPUT = 2,  /* bad input, found before anything is measured */
+	EXIT_RUN_FAILED = 3, /* a failed run */
+	/* Internal, between a parent and its own child launch (--emit-launch):
+	 * the child's watchdog found a caller stuck. The parent reruns such a
+	 * launch or reports 3; no user ever sees 4. */
+	EXIT_STALLED = 4,
+};
+
+#endif

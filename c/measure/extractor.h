@@ -1,0 +1,102 @@
+/* measure/extractor.h — the measure layer: what runs the plugin and times
+ * it (plugin, extractors, runner, floors, pools, allocators, machine facts,
+ * child launches and plans); it fills the records of model/model.h.
+ *
+ * One plugin instance with its request arrays, driven by one
+ * thread: the timed extraction with its cheap value check, and the untimed
+ * probe that tells which thread and CPU ran Extract. */
+#ifndef CGOCOST_MEASURE_EXTRACTOR_H
+#define CGOCOST_MEASURE_EXTRACTOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/names.h"
+#include "measure/plugin.h"
+#include "measure/plugin_fields.h"
+
+struct plugin_config {
+	int async;	  /* ask the SDK for async extraction */
+	enum work work;	  /* what each timed field returns */
+	uint64_t extra_ns; /* calibrated slowdown inside Extract */
+	const char *raw;   /* when set, the init string passed verbatim */
+};
+
+/* Formats the JSON init configuration the mock plugin reads. */
+int plugin_config_format(const struct plugin_config *c, char *buf, size_t len);
+
+#define PROBE_FIELDS 6
+#define FIELD_NAME_MAX 24
+
+struct extractor {
+	ss_plugin_t *s;
+	enum work work;
+	uint32_t nfields;
+	ss_plugin_extract_field *fields;
+	char *names; /* the field names the requests point at */
+	ss_plugin_field_extract_input in;
+	ss_plugin_extract_field probe_fields[PROBE_FIELDS];
+	ss_plugin_field_extract_input probe_in;
+	ss_plugin_event_input evt;
+	unsigned char event[64]; /* a plugin event (type 322) the input points at */
+};
+
+/* What the untimed probe extraction reports. */
+struct probe {
+	uint64_t calls;		   /* Extract calls this instance served, this one included */
+	uint64_t tid;		   /* OS thread that ran Extract */
+	uint64_t cpu;		   /* CPU it ran on */
+	uint64_t gomaxprocs;
+	uint64_t async_configured; /* the SDK's process-wide async switch */
+	uint64_t go_allocs;	   /* Go heap objects allocated since start */
+};
+
+/* plugin_init with the configuration; fields = K fields of the work type.
+ * Returns 0, or -1 with a message in err (the instance is then destroyed). */
+int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t fields,
+		   char *err, size_t errlen);
+void extractor_close(struct extractor *x);
+int extractor_probe(struct extractor *x, struct probe *p, char *err, size_t errlen);
+
+enum extract_status { EXTRACT_OK = 0, EXTRACT_FAILED = -1, EXTRACT_WRONG_VALUE = -2 };
+
+/* Checks the values the last extraction of event evtnum returned. */
+static inline int extractor_check(const struct extractor *x, uint64_t evtnum)
+{
+	uint32_t i;
+
+	switch (x->work) {
+	case WORK_NOOP:
+		for (i = 0; i < x->nfields; i++)
+			if (x->fields[i].res_len != 0)
+				return EXTRACT_WRONG_VALUE;
+		break;
+	case WORK_U64:
+		for (i = 0; i < x->nfields; i++)
+			if (x->fields[i].res_len != 1 ||
+			    x->fields[i].res.u64[0] != mock_u64_value(evtnum, i))
+				return EXTRACT_WRONG_VALUE;
+		break;
+	case WORK_STR:
+		for (i = 0; i < x->nfields; i++)
+			if (x->fields[i].res_len != 1 || x->fields[i].res.str[0] == NULL ||
+			    strcmp(x->fields[i].res.str[0], mock_str_value(evtnum, i)) != 0)
+				return EXTRACT_WRONG_VALUE;
+		break;
+	default:
+		return EXTRACT_WRONG_VALUE;
+	}
+	return EXTRACT_OK;
+}
+
+/* One timed extraction of event number evtnum, every returned value checked. */
+static inline int extractor_extract(struct extractor *x, uint64_t evtnum)
+{
+	x->evt.evtnum = evtnum;
+	if (plugin_extract_fields(x->s, &x->evt, &x->in) != SS_PLUGIN_SUCCESS)
+		return EXTRACT_FAILED;
+	return extractor_check(x, evtnum);
+}
+
+#endif

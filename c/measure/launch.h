@@ -1,0 +1,25 @@
+/* measure/launch.h — runs one measurement in a fresh process: the driver (or
+ * another build of it) re-executed with --emit-launch, its JSON captured. */
+#ifndef CGOCOST_MEASURE_LAUNCH_H
+#define CGOCOST_MEASURE_LAUNCH_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+
+/* Runs argv[0] with argv (NULL-terminated); collects stdout and stderr.
+ * Returns the exit status (0..255), or -1 if it could not run or was killed
+ * (err says which). out and errout are malloc'd, NUL-terminated. */
+int launch_capture(char *const argv[], char **out, char **errout, char *err, size_t errlen);
+
+/* Runs a child launch and parses its JSON document into d. Returns EXIT_OK,
+ * or the failure's status with a one-line reason in err (the child's own
+ * message when it failed): EXIT_BAD_INPUT, EXIT_STALLED (its watchdog found
+ * a caller stuck) or EXIT_RUN_FAILED. */
+int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen);
+
+/* The absolute path of this executable, and of a sibling in its folder. */
+int self_path(char *buf, size_t len);
+int sibling_path(const char *exe, const char *name, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,225 @@
+/* measure/plan.c — see plan.h. */
+#include "measure/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/status.h"
+#include "measure/launch.h"
+#include "model/codec.h"
+
+static int add_variant(struct plan *p, const char *exe, int async, char *err, size_t errlen)
+{
+	struct variant *v = &p->v[p->nv];
+	if (p->nv >= (int)(sizeof(p->v) / sizeof(p->v[0]))) {
+		snprintf(err, errlen, "too many cells");
+		return -1;
+	}
+	if (access(exe, X_OK) != 0) {
+		snprintf(err, errlen, "%s is not an executable bench", exe);
+		return -1;
+	}
+	snprintf(v->exe, sizeof(v->exe), "%s", exe);
+	v->async = async;
+	p->nv++;
+	return 0;
+}
+
+static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
+{
+	char shared[PATH_MAX];
+
+	if (!o->compare)
+		return add_variant(p, exe, o->async, err, errlen);
+	/* --compare: the archive build and its shared sibling, sync and async */
+	if (sibling_path(exe, "bench-shared", shared, sizeof(shared)) != 0) {
+		snprintf(err, errlen, "path too long: %s", exe);
+		return -1;
+	}
+	if (add_variant(p, exe, 0, err, errlen) || add_variant(p, exe, 1, err, errlen) ||
+	    add_variant(p, shared, 0, err, errlen) || add_variant(p, shared, 1, err, errlen))
+		return -1;
+	return 0;
+}
+
+int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen)
+{
+	char self[PATH_MAX], other[PATH_MAX];
+
+	memset(p, 0, sizeof(*p));
+	if (self_path(self, sizeof(self)) != 0) {
+		snprintf(err, errlen, "cannot find this executable");
+		return -1;
+	}
+	if (o->compare) {
+		/* the table starts from the archive build, whichever was run */
+		const char *base = strrchr(self, '/');
+		if (base && strcmp(base + 1, "bench-shared") == 0)
+			snprintf(self + (base - self) + 1, sizeof(self) - (size_t)(base - self) - 1, "bench");
+	}
+	if (o->nallocators) {
+		for (int i = 0; i < o->nallocators; i++) {
+			if (add_build(p, self, o, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].malloc_name = o->allocators[i];
+		}
+	} else if (add_build(p, self, o, err, errlen) != 0) {
+		return -1;
+	}
+	p->nself = p->nv;
+	if (o->against) {
+		if (realpath(o->against, other) == NULL) {
+			snprintf(err, errlen, "--against: cannot find '%s'", o->against);
+			return -1;
+		}
+		if (add_build(p, other, o, err, errlen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store,
+	       size_t storelen)
+{
+	struct options co = *o;
+	int n;
+
+	/* what differs between variants: the mode, the allocator, the slowdown */
+	co.async = v->async;
+	co.extra_ns = o->extra_ns + (v->async ? o->async_extra_ns : 0);
+	if (v->malloc_name)
+		co.malloc_name = v->malloc_name;
+	if (max < 3)
+		return -1;
+	argv[0] = (char *)v->exe;
+	n = options_child_args(&co, argv + 1, max - 3, store, storelen);
+	if (n < 0)
+		return -1;
+	argv[n + 1] = (char *)"--emit-launch";
+	argv[n + 2] = NULL;
+	return n + 2;
+}
+
+/* Progress on stderr, only when it is a terminal: which launch, of how many. */
+static void progress(int on, uint32_t done, uint32_t total, const struct variant *v)
+{
+	const char *base;
+	if (!on)
+		return;
+	base = strrchr(v->exe, '/');
+	fprintf(stderr, "\r\033[Klaunch %u/%u: %s%s%s%s", done + 1, total, base ? base + 1 : v->exe,
+		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "",
+		v->malloc_name ? v->malloc_name : "");
+	fflush(stderr);
+}
+
+/* One launch of a variant; a launch whose caller stalled (its watchdog
+ * ended it) is run again, at most twice, and counted: it measured nothing. */
+static int launch_variant(struct variant *v, const struct options *o, struct doc *child, char *err, size_t errlen)
+{
+	char *argv[80], store[16384];
+	int status;
+
+	if (child_args(o, v, argv, 80, store, sizeof(store)) < 0) {
+		snprintf(err, errlen, "arguments too long for a launch");
+		return EXIT_RUN_FAILED;
+	}
+	status = launch_document(argv, child, err, errlen);
+	for (int retry = 0; status == EXIT_STALLED && retry < 2; retry++) {
+		v->stalled++;
+		fprintf(stderr, "bench: warning: %s stalled (%s); running that launch again\n", v->exe, err);
+		status = launch_document(argv, child, err, errlen);
+	}
+	return status == EXIT_STALLED ? EXIT_RUN_FAILED : status;
+}
+
+/* Adds a child's launches to the variant's cells (the first launch makes
+ * them); the cells must be the same, in the same mode, every time. */
+static int merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen)
+{
+	if (child->ncells == 0) {
+		snprintf(err, errlen, "launch of %s printed a document without a cell", v->exe);
+		return EXIT_RUN_FAILED;
+	}
+	if (v->cells == NULL) {
+		v->cells = child->cells;
+		v->ncells = child->ncells;
+		child->cells = NULL;
+		child->ncells = 0;
+		return EXIT_OK;
+	}
+	for (size_t k = 0; k < child->ncells; k++) {
+		struct cell_rec *mine = k < v->ncells ? &v->cells[k] : NULL, *c = &child->cells[k];
+		struct launch_rec *l;
+		if (mine == NULL || c->nlaunches != 1 || strcmp(mine->name, c->name) != 0) {
+			snprintf(err, errlen, "%s: the mode in effect changed between launches (%s, then %s)", v->exe,
+				 mine ? mine->name : "nothing", c->name);
+			return EXIT_RUN_FAILED;
+		}
+		l = model_append((void **)&mine->launches, &mine->nlaunches, sizeof(*mine->launches));
+		if (l == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return EXIT_RUN_FAILED;
+		}
+		*l = c->launches[0];
+		free(c->launches); /* its contents now belong to mine */
+		c->launches = NULL;
+		c->nlaunches = 0;
+	}
+	return EXIT_OK;
+}
+
+int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
+{
+	int tty = isatty(2), status = EXIT_OK;
+	uint32_t total = o->launches * (uint32_t)p->nv, done = 0;
+
+	for (uint32_t round = 0; status == EXIT_OK && round < o->launches; round++) {
+		for (int i = 0; status == EXIT_OK && i < p->nv; i++, done++) {
+			struct doc child;
+			progress(tty, done, total, &p->v[i]);
+			memset(&child, 0, sizeof(child));
+			status = launch_variant(&p->v[i], o, &child, err, errlen);
+			if (status == EXIT_OK)
+				status = merge_launch(&p->v[i], &child, err, errlen);
+			doc_free(&child);
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	return status;
+}
+
+int plan_document(struct plan *p, int from, int to, const struct machine_rec *m, const struct options *o,
+		  struct doc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->schema_version = SCHEMA_VERSION;
+	d->machine = *m;
+	d->options = *o;
+	for (int i = from; i < to; i++)
+		for (size_t k = 0; k < p->v[i].ncells; k++) {
+			struct cell_rec *c = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells));
+			if (c == NULL)
+				return -1;
+			*c = p->v[i].cells[k];
+			c->stalled_launches_rerun = p->v[i].stalled;
+		}
+	for (int i = from; i < to; i++) {
+		free(p->v[i].cells); /* the contents now belong to d */
+		p->v[i].cells = NULL;
+		p->v[i].ncells = 0;
+	}
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	for (int i = 0; i < p->nv; i++) {
+		struct doc owner = {.cells = p->v[i].cells, .ncells = p->v[i].ncells};
+		doc_free(&owner);
+	}
+	memset(p, 0, sizeof(*p));
+}

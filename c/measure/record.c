@@ -1,0 +1,185 @@
+/* measure/record.c — see record.h. */
+#include "measure/record.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/allocs.h"
+
+void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
+	       const char *scenario, const char *work, unsigned plugins, unsigned fields, const char *malloc_name)
+{
+	const char *mode = in_effect;
+	char scen[40] = "", flds[32] = "", alloc[40] = "";
+
+	if (async_requested && strcmp(in_effect, "sync") == 0)
+		mode = "sync-fallback";
+	if (scenario && strcmp(scenario, "extract") != 0)
+		snprintf(scen, sizeof(scen), "/scenario=%s", scenario);
+	if (fields != 1)
+		snprintf(flds, sizeof(flds), "/fields=%u", fields);
+	if (malloc_name)
+		snprintf(alloc, sizeof(alloc), "/malloc=%s", malloc_name);
+	snprintf(buf, len, "lib=%s/mode=%s%s/work=%s%s/p=%u%s", lib, mode, scen, work, flds, plugins, alloc);
+}
+
+const char *async_not_in_effect_reason(const struct probe *p)
+{
+	if (p->gomaxprocs < 2)
+		return "GOMAXPROCS < 2: the SDK silently falls back to direct C->Go calls "
+		       "(a CPU affinity or quota of one CPU causes this)";
+	if (!p->async_configured)
+		return "the SDK's async switch was off when the plugin started";
+	return "the SDK did not hand the extraction to a worker (reason not reported by the SDK)";
+}
+
+/* "sync", "async", or "mixed" when the callers differ. */
+static const char *run_mode_in_effect(const struct run *r)
+{
+	int async = 0, sync = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		if (r->plugins[i].async_in_effect)
+			async = 1;
+		else
+			sync = 1;
+	}
+	return async && sync ? "mixed" : async ? "async" : "sync";
+}
+
+/* NULL when async is in effect or was not asked for. */
+static const char *run_async_reason(const struct run *r, const struct options *o)
+{
+	if (!o->async || r->plugins[0].async_in_effect)
+		return NULL;
+	return async_not_in_effect_reason(&r->plugins[0].before);
+}
+
+/* The SDK's async workers for this many callers: ceil(log2 GOMAXPROCS). */
+static uint64_t async_workers(int gomaxprocs, uint32_t plugins)
+{
+	int w = gomaxprocs > 1 ? (int)ceil(log2((double)gomaxprocs)) : 0;
+	return (uint32_t)w > plugins ? plugins : (uint64_t)w;
+}
+
+void record_machine(struct machine_rec *rec, const struct machine *m)
+{
+	snprintf(rec->cpu_model, sizeof(rec->cpu_model), "%s", m->cpu_model);
+	snprintf(rec->kernel, sizeof(rec->kernel), "%s", m->kernel);
+	snprintf(rec->arch, sizeof(rec->arch), "%s", m->arch);
+	rec->online_cpus = m->online_cpus;
+	rec->allowed_cpus = m->allowed_cpus;
+}
+
+void record_floors(struct floors_rec *rec, const struct floors *f)
+{
+	rec->c_call_ns = series_median_per_op(&f->c_call);
+	rec->go_raw_ns = series_median_per_op(&f->go_raw);
+	rec->go_raw_cold_ns = (double)f->go_raw_cold_ns;
+	rec->handoff_ns = f->handoff_measured ? series_median_per_op(&f->handoff) : NAN;
+	rec->handoff_cpus[0] = f->handoff_measured ? f->cpu_a : -1;
+	rec->handoff_cpus[1] = f->handoff_measured ? f->cpu_b : -1;
+	snprintf(rec->handoff_why, sizeof(rec->handoff_why), "%s", f->handoff_measured ? "" : f->handoff_why);
+}
+
+static int record_caller(struct caller_rec *c, const struct plugin_run *p)
+{
+	c->index = p->index;
+	c->elapsed_ns = p->batches.total_ns;
+	c->extractions = p->batches.total_ops;
+	c->ns_per_extraction = series_per_op(&p->batches);
+	c->median_batch_ns = p->median_per_op;
+	c->slowest_batch_ns = p->slowest_per_op;
+	c->stalled_batches = p->stalls;
+	c->batches = calloc(p->batches.nbatches + 1, sizeof(*c->batches));
+	if (c->batches == NULL)
+		return -1;
+	c->nbatches = p->batches.nbatches;
+	for (uint32_t b = 0; b < p->batches.nbatches; b++)
+		c->batches[b] = (struct batch_rec){p->batches.ns[b], p->batches.ops[b]};
+	c->cold_ns = p->cold_ns;
+	c->tid = p->caller_tid;
+	c->cpu_first = p->caller_cpu_first;
+	c->cpu_last = p->caller_cpu_last;
+	c->pinned_cpu = p->pinned_cpu;
+	c->extract_tid = p->after.tid;
+	c->extract_cpu = p->after.cpu;
+	c->async_in_effect = p->async_in_effect;
+	c->thread_cpu_ns = p->noise.thread_cpu_ns;
+	c->vol_switches = p->noise.vol_switches;
+	c->invol_switches = p->noise.invol_switches;
+	c->migrations = p->noise.migrations;
+	return 0;
+}
+
+int record_launch(struct launch_rec *l, const struct run *r, const struct options *o, const struct floors *f)
+{
+	double requests = (double)r->requests, *medians;
+	const char *reason = run_async_reason(r, o);
+
+	memset(l, 0, sizeof(*l));
+	l->callers = calloc(r->nplugins, sizeof(*l->callers));
+	medians = calloc(r->nplugins, sizeof(double));
+	if (l->callers == NULL || medians == NULL) {
+		free(medians);
+		return -1;
+	}
+	l->ncallers = r->nplugins;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		if (record_caller(&l->callers[i], &r->plugins[i]) != 0) {
+			free(medians);
+			return -1;
+		}
+		medians[i] = r->plugins[i].median_per_op;
+	}
+	/* a launch is summarized by the median of its callers' median batches */
+	l->ns_per_extraction = stats_median(medians, r->nplugins);
+	free(medians);
+	l->wall_ns = r->wall_ns;
+	l->process_cpu_ns = r->process_cpu_ns;
+	l->cpu_ns_per_extraction = (double)r->process_cpu_ns / requests;
+	l->callers_cpu_ns_per_extraction = (double)r->callers_cpu_ns / requests;
+	l->other_cpu_ns_per_extraction = ((double)r->process_cpu_ns - (double)r->callers_cpu_ns) / requests;
+	l->steal_ns = r->steal_ticks < 0 ? NAN : (double)r->steal_ticks * 1e9 / (double)r->clock_ticks;
+	l->switches_per_1000 = 1000.0 * (double)(r->vol_switches + r->invol_switches) / requests;
+	l->go_allocs = r->go_allocs;
+	l->go_alloc_bytes = r->go_alloc_bytes;
+	l->async_workers = async_workers((int)r->plugins[0].before.gomaxprocs, o->plugins);
+	snprintf(l->mode_in_effect, sizeof(l->mode_in_effect), "%s", run_mode_in_effect(r));
+	snprintf(l->async_reason, sizeof(l->async_reason), "%s", reason ? reason : "");
+	l->has_floors = f != NULL;
+	if (f)
+		record_floors(&l->floors, f);
+	l->c_allocs = (struct c_allocs_rec){.counted = r->c_counted,
+					    .mallocs = r->c_mallocs,
+					    .frees = r->c_frees,
+					    .mallocs_per_iteration = (double)r->c_mallocs / requests,
+					    .frees_per_iteration = (double)r->c_frees / requests};
+	l->pool_waits = r->scenario == SCEN_REUSE ? (int64_t)r->pool_waits : -1;
+	return 0;
+}
+
+void record_cell(struct cell_rec *c, const struct run *r, const struct options *o, const struct plugin_info *pi,
+		 const char *executable)
+{
+	const char *effect = run_mode_in_effect(r), *alloc_name, *reason = run_async_reason(r, o);
+
+	allocator_in_effect(c->allocator_path, sizeof(c->allocator_path), &alloc_name);
+	snprintf(c->allocator, sizeof(c->allocator), "%s", alloc_name);
+	cell_name(c->name, sizeof(c->name), pi->lib_kind, o->async, effect, scenario_name(r->scenario),
+		  work_name(o->work), o->plugins, o->fields, o->malloc_name);
+	snprintf(c->scenario, sizeof(c->scenario), "%s", scenario_name(r->scenario));
+	snprintf(c->lib, sizeof(c->lib), "%s", pi->lib_kind);
+	snprintf(c->library, sizeof(c->library), "%s", pi->lib_path);
+	snprintf(c->executable, sizeof(c->executable), "%s", executable);
+	snprintf(c->go_version, sizeof(c->go_version), "%s", pi->go_version);
+	snprintf(c->sdk_version, sizeof(c->sdk_version), "%s", pi->sdk_version);
+	c->gomaxprocs = (int)r->plugins[0].before.gomaxprocs;
+	c->max_handle = pi->max_handle;
+	snprintf(c->requested, sizeof(c->requested), "%s", o->async ? "async" : "sync");
+	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
+	snprintf(c->reason, sizeof(c->reason), "%s", reason ? reason : "");
+	c->stalled_launches_rerun = -1;
+}

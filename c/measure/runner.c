@@ -1,0 +1,485 @@
+/* measure/runner.c — see runner.h. */
+#include "measure/runner.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/status.h"
+#include "measure/allocs.h"
+#include "base/clock.h"
+#include "measure/sysinfo.h"
+#include "measure/watchdog.h"
+
+/* What the process has spent at one edge of the timed window. */
+struct snapshot {
+	uint64_t cpu_ns, go_allocs, go_bytes;
+	struct alloc_counts c;
+	int64_t steal;
+};
+
+static void snapshot_take(struct snapshot *s)
+{
+	s->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	s->go_allocs = cgocost_go_allocs();
+	s->go_bytes = cgocost_go_alloc_bytes();
+	alloc_counts_read(&s->c);
+	s->steal = steal_ticks();
+}
+
+/* What one caller has spent at one edge of its timed batches. */
+struct thread_snapshot {
+	uint64_t cpu_ns;
+	struct rusage ru;
+	int64_t migrations;
+	int cpu;
+};
+
+static void thread_snapshot_take(struct thread_snapshot *t)
+{
+	t->migrations = thread_migrations();
+	getrusage(RUSAGE_THREAD, &t->ru);
+	t->cpu = current_cpu();
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+struct shared {
+	const struct options *o;
+	enum scenario scen;
+	struct pool *pool;	     /* SCEN_REUSE */
+	pthread_mutex_t init_mu;     /* SCEN_ALLOC: init and destroy one at a time */
+	struct plugin_config pc;     /* SCEN_ALLOC: what each new instance gets */
+	pthread_mutex_t gate_mu;     /* start gate: main opens it once every thread exists */
+	pthread_cond_t gate_cv;
+	int gate;		     /* 0 closed, 1 go, -1 abort (a thread could not be created) */
+	_Atomic uint32_t warm;	     /* callers done warming up */
+	_Atomic int go;		     /* the last of them took the snapshot: time */
+	pthread_barrier_t finish;    /* every caller done timing (sleeping wait) */
+	pthread_barrier_t measured;  /* the end snapshot is taken: probe */
+	uint64_t window_start_ns, window_end_ns;
+	struct snapshot start, end;
+};
+
+struct job {
+	struct progress *progress; /* what the watchdog reads */
+	struct shared *sh;
+	struct extractor *x;
+	struct plugin_run *pr;
+};
+
+static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
+{
+	pr->failed = 1;
+	if (status == EXTRACT_WRONG_VALUE)
+		snprintf(pr->error, sizeof(pr->error),
+			 "plugin %u: %s extraction of event %llu returned a wrong or missing value",
+			 pr->index, what, (unsigned long long)evtnum);
+	else
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s extraction of event %llu failed: %s",
+			 pr->index, what, (unsigned long long)evtnum,
+			 status == EXTRACT_FAILED ? "plugin_extract_fields returned failure" : "unknown");
+}
+
+/* The instance one step of the scenario uses: the caller's own (extract),
+ * one taken from the pool (reuse), or a new one (alloc; init serialized, as
+ * the SDK requires). NULL when a new one could not be made. */
+static struct extractor *acquire(struct job *j, struct extractor *tmp, char *err, size_t errlen)
+{
+	struct shared *sh = j->sh;
+	int rc;
+
+	if (sh->scen == SCEN_EXTRACT)
+		return j->x;
+	if (sh->scen == SCEN_REUSE)
+		return pool_take(sh->pool);
+	pthread_mutex_lock(&sh->init_mu);
+	rc = extractor_open(tmp, &sh->pc, sh->o->fields, err, errlen);
+	pthread_mutex_unlock(&sh->init_mu);
+	return rc == 0 ? tmp : NULL;
+}
+
+static void release(struct job *j, struct extractor *x)
+{
+	struct shared *sh = j->sh;
+
+	if (sh->scen == SCEN_REUSE) {
+		pool_give(sh->pool, x);
+	} else if (sh->scen == SCEN_ALLOC) {
+		pthread_mutex_lock(&sh->init_mu);
+		extractor_close(x);
+		pthread_mutex_unlock(&sh->init_mu);
+	}
+}
+
+/* One untimed-loop step of event evt: acquire, one checked extraction,
+ * release (for the lifecycle, this is what a timed iteration is too). */
+static int iteration(struct job *j, uint64_t evt)
+{
+	struct extractor tmp, *x;
+	char err[8];
+	int st;
+
+	x = acquire(j, &tmp, err, sizeof(err));
+	if (x == NULL)
+		return EXTRACT_FAILED;
+	st = extractor_extract(x, evt);
+	release(j, x);
+	return st;
+}
+
+/* The untimed probe of the scenario: which thread runs Extract. */
+static int scenario_probe(struct job *j, struct probe *p, char *err, size_t errlen)
+{
+	struct extractor tmp, *x;
+	int rc;
+
+	x = acquire(j, &tmp, err, errlen);
+	if (x == NULL)
+		return -1;
+	rc = extractor_probe(x, p, err, errlen);
+	release(j, x);
+	return rc;
+}
+
+/* All callers start timing together. The last to finish its warm-up takes
+ * the window's start snapshot, before anyone times, and lets the others go;
+ * they spin meanwhile, so no caller (and no async worker) sleeps right
+ * before its first timed batch. */
+static void start_together(struct shared *sh)
+{
+	if (atomic_fetch_add(&sh->warm, 1) + 1 == sh->o->plugins) {
+		snapshot_take(&sh->start);
+		sh->window_start_ns = now_ns();
+		atomic_store(&sh->go, 1);
+	}
+	while (!atomic_load(&sh->go))
+		;
+}
+
+/* The window ends when the last caller ends; one caller then takes the end
+ * snapshot before any of them probes. */
+static void end_together(struct shared *sh, uint64_t end_ns)
+{
+	uint64_t prev = __atomic_load_n(&sh->window_end_ns, __ATOMIC_RELAXED);
+	while (end_ns > prev && !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0,
+							     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	if (pthread_barrier_wait(&sh->finish) == PTHREAD_BARRIER_SERIAL_THREAD)
+		snapshot_take(&sh->end);
+	pthread_barrier_wait(&sh->measured);
+}
+
+enum phase { PH_START, PH_COLD, PH_PROBE, PH_WARMUP, PH_BATCHES, PH_PROBE_AFTER, PH_DONE };
+static const char *const phase_names[] = {"start", "the cold extraction", "the first probe",
+					   "the warm-up", "a timed batch", "the last probe", "done"};
+
+static void step(struct job *j, enum phase ph)
+{
+	atomic_store_explicit(&j->progress->phase, ph, memory_order_relaxed);
+	atomic_store_explicit(&j->progress->at_ns, now_ns(), memory_order_relaxed);
+}
+
+/* Pins the caller when asked and waits for the start gate; -1: leave. */
+static int caller_start(struct job *j, int *dead)
+{
+	struct shared *sh = j->sh;
+	struct plugin_run *pr = j->pr;
+
+	pr->caller_tid = thread_id();
+	if (pr->pinned_cpu >= 0 && pin_to_cpu(pr->pinned_cpu) != 0) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: cannot pin the caller to CPU %d", pr->index,
+			 pr->pinned_cpu);
+		*dead = 1;
+	}
+	pthread_mutex_lock(&sh->gate_mu);
+	while (sh->gate == 0)
+		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	pthread_mutex_unlock(&sh->gate_mu);
+	return sh->gate < 0 ? -1 : 0;
+}
+
+/* The first call of this new C thread, timed alone. */
+static void cold_step(struct job *j, uint64_t *evt, int *dead)
+{
+	uint64_t t0 = now_ns();
+	int st = iteration(j, *evt);
+
+	j->pr->cold_ns = now_ns() - t0;
+	if (st != EXTRACT_OK) {
+		fail(j->pr, "cold", *evt, st);
+		*dead = 1;
+	}
+	(*evt)++;
+}
+
+/* Untimed extractions right before timing; the watchdog's slack is 20
+ * batches at their pace, since a batch may rightly take long. */
+static void warmup_step(struct job *j, uint64_t *evt, int *dead)
+{
+	uint64_t n = run_warmup(j->sh->o, j->sh->scen), t0 = now_ns();
+
+	for (uint64_t i = 0; !*dead && i < n; i++, (*evt)++) {
+		int st;
+		if ((i & 1023) == 0)
+			step(j, PH_WARMUP);
+		st = iteration(j, *evt);
+		if (st != EXTRACT_OK) {
+			fail(j->pr, "warm-up", *evt, st);
+			*dead = 1;
+		}
+	}
+	if (n > 0) {
+		double per = (double)(now_ns() - t0) / (double)n;
+		atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per * (double)j->pr->batches.ops[0]));
+	}
+}
+
+/* The timed batches: nothing in the loop but the call and its check. */
+static void timed_batches(struct job *j, uint64_t *evt, int *dead)
+{
+	struct plugin_run *pr = j->pr;
+	uint64_t e = *evt;
+	int st = EXTRACT_OK;
+
+	for (uint32_t b = 0; !*dead && b < pr->batches.nbatches; b++) {
+		uint64_t end = e + pr->batches.ops[b], t0 = now_ns(), t1;
+		if (j->sh->scen == SCEN_EXTRACT) {
+			for (; e < end; e++) {
+				st = extractor_extract(j->x, e);
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		} else {
+			for (; e < end; e++) {
+				st = iteration(j, e);
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		}
+		t1 = now_ns();
+		series_add(&pr->batches, b, t1 - t0);
+		atomic_store_explicit(&j->progress->at_ns, t1, memory_order_relaxed);
+		if (e != end) {
+			fail(pr, "timed", e, st);
+			*dead = 1;
+		}
+	}
+	*evt = e;
+}
+
+static void noise_record(struct plugin_run *pr, const struct thread_snapshot *a, const struct thread_snapshot *b)
+{
+	pr->noise.thread_cpu_ns = b->cpu_ns - a->cpu_ns;
+	pr->caller_cpu_first = a->cpu;
+	pr->caller_cpu_last = b->cpu;
+	pr->noise.vol_switches = (uint64_t)(b->ru.ru_nvcsw - a->ru.ru_nvcsw);
+	pr->noise.invol_switches = (uint64_t)(b->ru.ru_nivcsw - a->ru.ru_nivcsw);
+	pr->noise.migrations = a->migrations >= 0 && b->migrations >= 0 ? b->migrations - a->migrations : -1;
+}
+
+/* The last probe: the plugin served exactly what was asked, and Extract
+ * ran on the same kind of thread as at the first probe. */
+static void verify_after(struct job *j)
+{
+	struct plugin_run *pr = j->pr;
+	const struct options *o = j->sh->o;
+	uint64_t want = (run_warmup(o, j->sh->scen) + o->n) * o->fields + PROBE_FIELDS;
+	int before, after;
+
+	if (scenario_probe(j, &pr->after, pr->error, sizeof(pr->error)) != 0) {
+		pr->failed = 1;
+		return;
+	}
+	if (j->sh->scen == SCEN_EXTRACT && pr->after.calls - pr->before.calls != want) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error),
+			 "plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
+			 pr->index, (unsigned long long)(pr->after.calls - pr->before.calls),
+			 (unsigned long long)want);
+		return;
+	}
+	before = pr->before.tid != (uint64_t)pr->caller_tid;
+	after = pr->after.tid != (uint64_t)pr->caller_tid;
+	if (before != after) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error),
+			 "plugin %u: the extraction mode changed during the run (Extract on thread %llu, then %llu; caller %d)",
+			 pr->index, (unsigned long long)pr->before.tid, (unsigned long long)pr->after.tid,
+			 (int)pr->caller_tid);
+		return;
+	}
+	pr->async_in_effect = after;
+}
+
+/* One caller: cold call, probe, warm-up, timed batches, noise, probe. */
+static void *plugin_thread(void *arg)
+{
+	struct job *j = arg;
+	struct thread_snapshot t0s, t1s;
+	uint64_t evt = 0;
+	int dead = 0;
+
+	if (caller_start(j, &dead) != 0)
+		return NULL;
+	step(j, PH_COLD);
+	if (!dead)
+		cold_step(j, &evt, &dead);
+	step(j, PH_PROBE);
+	if (!dead && scenario_probe(j, &j->pr->before, j->pr->error, sizeof(j->pr->error)) != 0) {
+		j->pr->failed = 1;
+		dead = 1;
+	}
+	step(j, PH_WARMUP);
+	warmup_step(j, &evt, &dead);
+	start_together(j->sh);
+	thread_snapshot_take(&t0s);
+	step(j, PH_BATCHES);
+	timed_batches(j, &evt, &dead);
+	thread_snapshot_take(&t1s);
+	end_together(j->sh, now_ns());
+	noise_record(j->pr, &t0s, &t1s);
+	step(j, PH_PROBE_AFTER);
+	if (!dead)
+		verify_after(j);
+	return NULL;
+}
+
+static void *plugin_thread_main(void *arg)
+{
+	struct job *j = arg;
+	void *r = plugin_thread(arg);
+	step(j, PH_DONE);
+	atomic_store(&j->progress->done, 1);
+	return r;
+}
+
+/* What every report derives from the raw record, derived once: each
+ * caller's median and slowest batch and stalls, and the sums over callers. */
+static void run_totals(struct run *r)
+{
+	r->migrations = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		struct plugin_run *p = &r->plugins[i];
+		p->stalls = batches_stalls(&p->batches, &p->slowest_per_op, &p->median_per_op);
+		r->requests += p->batches.total_ops;
+		r->callers_cpu_ns += p->noise.thread_cpu_ns;
+		r->vol_switches += p->noise.vol_switches;
+		r->invol_switches += p->noise.invol_switches;
+		if (r->migrations >= 0)
+			r->migrations = p->noise.migrations < 0 ? -1 : r->migrations + p->noise.migrations;
+	}
+}
+
+uint64_t run_warmup(const struct options *o, enum scenario scen)
+{
+	/* a lifecycle iteration costs microseconds: a shorter warm-up */
+	if (scen != SCEN_EXTRACT && !o->warmup_set && o->warmup > LIFECYCLE_WARMUP)
+		return LIFECYCLE_WARMUP;
+	return o->warmup;
+}
+
+int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
+		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen)
+{
+	struct shared sh;
+	struct job *jobs;
+	struct progress *progress;
+	struct watchdog *wd;
+	pthread_t *threads;
+	uint32_t started = 0;
+
+	memset(r, 0, sizeof(*r));
+	memset(&sh, 0, sizeof(sh));
+	sh.o = o;
+	sh.scen = scen;
+	sh.pool = pool;
+	if (pc)
+		sh.pc = *pc;
+	r->scenario = scen;
+	pthread_mutex_init(&sh.init_mu, NULL);
+	r->nplugins = o->plugins;
+	r->clock_ticks = sysconf(_SC_CLK_TCK);
+	r->plugins = calloc(o->plugins, sizeof(*r->plugins));
+	jobs = calloc(o->plugins, sizeof(*jobs));
+	progress = calloc(o->plugins, sizeof(*progress));
+	threads = calloc(o->plugins, sizeof(*threads));
+	if (r->plugins == NULL || jobs == NULL || progress == NULL || threads == NULL) {
+		snprintf(err, errlen, "out of memory for %u plugins", o->plugins);
+		goto fail;
+	}
+	for (uint32_t i = 0; i < o->plugins; i++) {
+		struct plugin_run *pr = &r->plugins[i];
+		pr->index = i + 1;
+		pr->pinned_cpu = o->ncpus ? o->cpus[i] : -1;
+		if (series_init(&pr->batches, o->n, o->batches) != 0) {
+			snprintf(err, errlen, "out of memory for %u batches", o->batches);
+			goto fail;
+		}
+		jobs[i].sh = &sh;
+		jobs[i].progress = &progress[i];
+		jobs[i].x = xs ? &xs[i] : NULL;
+		jobs[i].pr = pr;
+	}
+	pthread_mutex_init(&sh.gate_mu, NULL);
+	pthread_cond_init(&sh.gate_cv, NULL);
+	pthread_barrier_init(&sh.finish, NULL, o->plugins);
+	pthread_barrier_init(&sh.measured, NULL, o->plugins);
+	for (; started < o->plugins; started++)
+		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
+			break;
+	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
+			    o->emit_launch ? EXIT_STALLED : EXIT_RUN_FAILED);
+	/* open the gate, or tell the threads that exist to leave */
+	pthread_mutex_lock(&sh.gate_mu);
+	sh.gate = started == o->plugins ? 1 : -1;
+	pthread_cond_broadcast(&sh.gate_cv);
+	pthread_mutex_unlock(&sh.gate_mu);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	watchdog_stop(wd);
+	pthread_barrier_destroy(&sh.finish);
+	pthread_barrier_destroy(&sh.measured);
+	pthread_mutex_destroy(&sh.init_mu);
+	pthread_cond_destroy(&sh.gate_cv);
+	pthread_mutex_destroy(&sh.gate_mu);
+	if (started < o->plugins) {
+		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, o->plugins);
+		goto fail;
+	}
+	r->wall_ns = sh.window_end_ns - sh.window_start_ns;
+	r->process_cpu_ns = sh.end.cpu_ns - sh.start.cpu_ns;
+	r->go_allocs = sh.end.go_allocs - sh.start.go_allocs;
+	r->go_alloc_bytes = sh.end.go_bytes - sh.start.go_bytes;
+	r->c_counted = sh.start.c.counting;
+	r->c_mallocs = sh.end.c.mallocs - sh.start.c.mallocs;
+	r->c_frees = sh.end.c.frees - sh.start.c.frees;
+	r->steal_ticks = sh.start.steal >= 0 && sh.end.steal >= 0 ? sh.end.steal - sh.start.steal : -1;
+	r->pool_waits = pool ? pool->waits : 0;
+	run_totals(r);
+	free(jobs);
+	free(progress);
+	free(threads);
+	return 0;
+fail:
+	free(jobs);
+	free(progress);
+	free(threads);
+	run_free(r);
+	return -1;
+}
+
+void run_free(struct run *r)
+{
+	if (r->plugins)
+		for (uint32_t i = 0; i < r->nplugins; i++)
+			series_free(&r->plugins[i].batches);
+	free(r->plugins);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,26 @@
+/* model/codec.h — the one JSON serialization of the model: every key of the
+ * document is spelled in codec.c and nowhere else. The same field list
+ * writes a record, reads it back (every key checked: a missing, mistyped
+ * or unknown key is an error naming its path, never a silent NAN) and frees
+ * it. The document's shape is docs/schema.json. */
+#ifndef CGOCOST_MODEL_CODEC_H
+#define CGOCOST_MODEL_CODEC_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "model/model.h"
+
+json_t *doc_to_json(const struct doc *d);
+/* Fills d (zeroed first); 0, or -1 with a message and d freed. */
+int doc_from_json(struct doc *d, const json_t *j, char *err, size_t errlen);
+
+/* The document as ASCII JSON text ending in a newline (compact or indented
+ * by one space); malloc'd, NULL when out of memory. */
+char *doc_dumps(const struct doc *d, int compact);
+/* Parses text into d; 0, or -1 with a message ("JSON error at line N: ..."
+ * or the first bad key). */
+int doc_loads(struct doc *d, const char *text, size_t len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,51 @@
+/* model/model.c — small lookups over the model. */
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *model_append(void **items, size_t *n, size_t size)
+{
+	char *a = realloc(*items, (*n + 1) * size);
+	if (a == NULL)
+		return NULL;
+	*items = a;
+	memset(a + *n * size, 0, size);
+	return a + (*n)++ * size;
+}
+
+struct cell_rec *doc_find_cell(const struct doc *d, const char *name)
+{
+	for (size_t i = 0; i < d->ncells; i++)
+		if (strcmp(d->cells[i].name, name) == 0)
+			return &d->cells[i];
+	return NULL;
+}
+
+struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario)
+{
+	for (size_t i = 0; i < d->ncells; i++) {
+		struct cell_rec *c = &d->cells[i];
+		if (strcmp(c->scenario, scenario) == 0 && strcmp(c->lib, lib) == 0 && strcmp(c->requested, mode) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+int cell_ran_as_asked(const struct cell_rec *c)
+{
+	return strcmp(c->requested, c->in_effect) == 0;
+}
+
+const char *cell_unit_noun(const struct cell_rec *c)
+{
+	return strcmp(c->scenario, "extract") == 0 ? "extraction" : "iteration";
+}
+
+uint64_t launch_requests(const struct launch_rec *l)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < l->ncallers; i++)
+		n += l->callers[i].extractions;
+	return n;
+}

@@ -1,0 +1,201 @@
+/* model/model.h — the model layer: what a cgocost run produced, as typed
+ * records. Measurement fills them, analysis adds its statistics to them,
+ * every reporter serializes them, and a saved document (a baseline, a
+ * child launch's output) is parsed back into them by model/codec.c, the one
+ * file that spells the JSON keys. The option table (model/options.h) lives
+ * here too: options are part of every record.
+ *
+ * Words, as in docs/glossary.md: a batch is a timed run of consecutive
+ * requests inside one caller; a launch is one fresh process; a round is one
+ * launch of every cell; a cell is one executable in one mode and scenario;
+ * a sample is what the statistics of a cell are taken over (a launch's
+ * median batch, or with one launch its batches). */
+#ifndef CGOCOST_MODEL_MODEL_H
+#define CGOCOST_MODEL_MODEL_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/options.h"
+#include "stats/change.h"
+#include "stats/stats.h"
+
+#define SCHEMA_VERSION 1
+#define GENERATOR "cgocost bench"
+
+#define MODEL_NAME_MAX 256
+#define MODEL_TEXT_MAX 256
+
+/* "sync", "async" or "mixed" (callers differ). */
+#define MODE_NAME_MAX 16
+
+struct machine_rec {
+	char cpu_model[128];
+	int online_cpus, allowed_cpus;
+	char kernel[128];
+	char arch[72];
+};
+
+/* The floors of one launch, or their medians over a cell's launches. NAN:
+ * not measured. */
+struct floors_rec {
+	double c_call_ns, go_raw_ns, go_raw_cold_ns, handoff_ns;
+	int handoff_cpus[2]; /* -1, -1: no round trip measured */
+	char handoff_why[160]; /* why not ("" when it was measured) */
+};
+
+struct batch_rec {
+	uint64_t ns, ops;
+};
+
+/* One caller (plugin thread) of one launch. */
+struct caller_rec {
+	uint32_t index; /* 1-based, as printed */
+	uint64_t elapsed_ns, extractions;
+	double ns_per_extraction, median_batch_ns, slowest_batch_ns;
+	uint32_t stalled_batches;
+	struct batch_rec *batches;
+	size_t nbatches;
+	uint64_t cold_ns;
+	int64_t tid;
+	int cpu_first, cpu_last;
+	int64_t pinned_cpu;	 /* -1: not pinned */
+	uint64_t extract_tid, extract_cpu; /* where the last probe's Extract ran */
+	int async_in_effect;
+	uint64_t thread_cpu_ns, vol_switches, invol_switches;
+	int64_t migrations; /* -1: unknown */
+};
+
+struct c_allocs_rec {
+	int counted; /* the counter was in the process; else null in JSON */
+	uint64_t mallocs, frees;
+	double mallocs_per_iteration, frees_per_iteration;
+};
+
+/* Everything measured in one launch. */
+struct launch_rec {
+	struct caller_rec *callers;
+	size_t ncallers;
+	double ns_per_extraction; /* median of the callers' median batches */
+	uint64_t wall_ns, process_cpu_ns;
+	double cpu_ns_per_extraction, callers_cpu_ns_per_extraction, other_cpu_ns_per_extraction;
+	double steal_ns; /* NAN: unknown */
+	double switches_per_1000;
+	uint64_t go_allocs, go_alloc_bytes, async_workers;
+	char mode_in_effect[MODE_NAME_MAX];
+	char async_reason[MODEL_TEXT_MAX]; /* "": none */
+	int has_floors;
+	struct floors_rec floors;
+	struct c_allocs_rec c_allocs;
+	int64_t pool_waits; /* reuse only; -1 otherwise */
+};
+
+struct summary_rec {
+	char unit[24];
+	stats_summary s;
+};
+
+/* A change between a base and a current sample set, with its verdict. */
+struct change_rec {
+	char scenario[MODEL_NAME_MAX]; /* the cell or ratio it judges */
+	char kind[8];		       /* "cell" or "ratio" */
+	int gated;
+	change_estimate ch;
+	size_t base_n, n;
+	char line[128];
+	char not_gated_because[MODEL_TEXT_MAX]; /* "": gated */
+};
+
+/* The cell's statistics, once analysed. */
+struct cell_stats {
+	struct summary_rec time, cpu;
+	double *samples, *cpu_samples;
+	size_t nsamples, ncpu_samples;
+	double cold_ns_median;
+	uint64_t stalled_batches, batches;
+	double slowest_batch_ns, other_cpu_ns_median, switches_per_1000_median, steal_ns_median;
+	double go_allocs_per_extraction, go_alloc_bytes_per_extraction;
+	double c_mallocs_per_iteration, c_frees_per_iteration; /* NAN: not counted */
+	int has_floors;
+	struct floors_rec floors; /* medians over launches */
+	char key[1024];
+};
+
+/* One executable in one mode and scenario, with its launches. */
+struct cell_rec {
+	char name[MODEL_NAME_MAX];
+	char scenario[16];
+	char allocator[16], allocator_path[PATH_MAX];
+	char lib[16];
+	/* The file that holds plugin_init, as this process found it; not part
+	 * of the saved document (schema version 1 has no key for it), so empty
+	 * in a cell read back from JSON. */
+	char library[PATH_MAX];
+	char executable[PATH_MAX];
+	char go_version[64], sdk_version[64];
+	int gomaxprocs, max_handle;
+	char requested[MODE_NAME_MAX], in_effect[MODE_NAME_MAX];
+	char reason[MODEL_TEXT_MAX]; /* why async is not in effect; "" */
+	struct launch_rec *launches;
+	size_t nlaunches;
+	int64_t stalled_launches_rerun; /* multi-launch runs; -1 otherwise */
+	int analysed;
+	struct cell_stats st;
+	int has_vs_glibc;
+	struct change_rec vs_glibc;
+};
+
+struct ratio_rec {
+	char name[80];
+	char numerator[MODEL_NAME_MAX], denominator[MODEL_NAME_MAX];
+	char metric[8]; /* "wall" or "cpu" */
+	struct summary_rec st;
+	double *samples;
+	size_t nsamples;
+};
+
+struct comparison_rec {
+	char against[PATH_MAX];
+	int same_time, machine_key_matches;
+	double threshold, alpha;
+	uint64_t seed, resamples;
+	struct change_rec *changes;
+	size_t nchanges;
+	int regressed;
+};
+
+/* The whole document. */
+struct doc {
+	int schema_version;
+	struct machine_rec machine;
+	struct options options;
+	struct cell_rec *cells;
+	size_t ncells;
+	int has_comparison;
+	struct comparison_rec comparison;
+	int analysed;
+	struct ratio_rec *ratios;
+	size_t nratios;
+	double ci_level;
+	int samples_are_batches; /* one launch: its batches are the samples */
+};
+
+/* Frees what the document owns (arrays of cells, launches, samples, ...). */
+void doc_free(struct doc *d);
+
+/* Appends a zeroed element to an array (*items, *n); NULL when out of memory. */
+void *model_append(void **items, size_t *n, size_t size);
+
+/* The cell named name; NULL if none. */
+struct cell_rec *doc_find_cell(const struct doc *d, const char *name);
+/* The cell of lib asked to run in mode for scenario; NULL if none. */
+struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario);
+/* The mode in effect is the one requested. */
+int cell_ran_as_asked(const struct cell_rec *c);
+/* "extraction" or "iteration": what the cell's unit counts. */
+const char *cell_unit_noun(const struct cell_rec *c);
+/* Extractions of a launch, summed over its callers. */
+uint64_t launch_requests(const struct launch_rec *l);
+
+#endif

@@ -1,0 +1,663 @@
+/* model/options.c — the option table and everything made from it. getopt_long
+ * with strict numbers: every bad input is a one-line message naming the
+ * problem (exit status 2). */
+#include "model/options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum opt_type {
+	T_HELP,	      /* -h: print usage */
+	T_FLAG,	      /* int set to 1 */
+	T_U64,	      /* uint64_t within [min, max] */
+	T_U32,	      /* uint32_t within [min, max] */
+	T_INSTANCES,  /* uint32_t, also bounded by the SDK's handle table */
+	T_PERCENT,    /* whole percent, stored as a fraction (double) */
+	T_WORK,	      /* enum work */
+	T_FORMAT,     /* enum format */
+	T_SCENARIO,   /* extract or lifecycle (int lifecycle) */
+	T_ALLOCATOR,  /* canonical allocator name (const char *) */
+	T_TEXT,	      /* const char *, at most max bytes (0: any) */
+	T_CPUS,	      /* a CPU list into ncpus/cpus */
+	T_ALLOCATORS, /* a list of allocator names */
+	T_JUDGE,      /* two operands: BASE CUR */
+};
+
+enum { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS };
+
+struct optdef {
+	const char *name; /* long name; NULL: short only */
+	char shortname;
+	const char *arg;  /* argument as shown in the usage; NULL: none */
+	int group;
+	const char *help; /* '\n' starts a continuation line */
+	enum opt_type type;
+	size_t off;	  /* where it lands in struct options */
+	int has_set;	  /* also sets the int at set_off */
+	size_t set_off;
+	uint64_t min, max;
+	const char *json; /* key in the options record; NULL: not recorded */
+	int child;	  /* a child launch gets it */
+};
+
+#define AT(f) offsetof(struct options, f)
+#define SETS(f) .has_set = 1, .set_off = AT(f)
+
+static const struct optdef table[] = {
+	{.name = "help", .shortname = 'h', .arg = NULL, .group = GROUP_RUN, .help = "this help", .type = T_HELP, .off = 0},
+	{.name = "async", .shortname = 'a', .arg = NULL, .group = GROUP_RUN, .help = "ask the SDK for async extraction (default: sync)", .type = T_FLAG, .off = AT(async), .child = 1},
+	{.name = NULL, .shortname = 'n', .arg = "<number>", .group = GROUP_RUN, .help = "timed extraction requests per plugin (default 10000)", .type = T_U64, .off = AT(n), .min = 1, .max = OPT_MAX_N, .json = "n", .child = 1},
+	{.name = NULL, .shortname = 'p', .arg = "<number>", .group = GROUP_RUN, .help = "plugins running in parallel, one thread each (default 1)", .type = T_INSTANCES, .off = AT(plugins), .json = "plugins", .child = 1},
+	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .help = "timed batches the -n requests are split into (default 10)", .type = T_U32, .off = AT(batches), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1},
+	{.name = "work", .shortname = 0, .arg = "<w>", .group = GROUP_RUN, .help = "noop (the pure crossing), u64 or str (checked values)", .type = T_WORK, .off = AT(work), .json = "work", .child = 1},
+	{.name = "fields", .shortname = 0, .arg = "<K>", .group = GROUP_RUN, .help = "fields per extraction call (default 1)", .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1},
+	{.name = "warmup", .shortname = 0, .arg = "<N>", .group = GROUP_RUN, .help = "untimed extractions right before timing (default 10000)", .type = T_U64, .off = AT(warmup), SETS(warmup_set), .max = OPT_MAX_WARMUP, .json = "warmup", .child = 1},
+	{.name = "extra-ns", .shortname = 0, .arg = "<ns>", .group = GROUP_RUN, .help = "busy-loop this long inside each Extract (regression demo)", .type = T_U64, .off = AT(extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "extra_ns", .child = 1},
+	{.name = "floors", .shortname = 0, .arg = NULL, .group = GROUP_RUN, .help = "also measure the floors: a C call, the raw C->Go call,\na cache-line round trip between two CPUs", .type = T_FLAG, .off = AT(floors), .json = "floors", .child = 1},
+	{.name = "cpus", .shortname = 0, .arg = "<list>", .group = GROUP_RUN, .help = "pin the calling threads, one CPU each (e.g. 0,1 or 0-1)", .type = T_CPUS, .off = 0, .json = "cpus", .child = 1},
+	{.name = "plugin-config", .shortname = 0, .arg = "<s>", .group = GROUP_RUN, .help = "pass this plugin_init configuration verbatim instead\nof the one -a/--extra-ns imply (testing: the mode in\neffect is still verified, never taken from it)", .type = T_TEXT, .off = AT(plugin_config), .max = 1024, .child = 1},
+	{.name = "stall-timeout", .shortname = 0, .arg = "<s>", .group = GROUP_RUN, .help = "give up (exit 3) when a caller makes no progress\nfor this long plus 20 batches at the warm-up's pace\n(default 20, 0: never)", .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1},
+	{.name = "launches", .shortname = 0, .arg = "<L>", .group = GROUP_COMPARE, .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--compare, --against and baselines)", .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches"},
+	{.name = "format", .shortname = 0, .arg = "<f>", .group = GROUP_COMPARE, .help = "text (default), json, or gobench (Go benchmark lines)", .type = T_FORMAT, .off = AT(format)},
+	{.name = "compare", .shortname = 0, .arg = NULL, .group = GROUP_COMPARE, .help = "archive vs shared x sync vs async, interleaved launch by\nlaunch, one table with the ratios", .type = T_FLAG, .off = AT(compare)},
+	{.name = "against", .shortname = 0, .arg = "<exe>", .group = GROUP_COMPARE, .help = "run another build of bench interleaved with this one and\njudge this build against it", .type = T_TEXT, .off = AT(against)},
+	{.name = "save-baseline", .shortname = 0, .arg = "<file>", .group = GROUP_COMPARE, .help = "store this run (JSON, written atomically)", .type = T_TEXT, .off = AT(save_baseline)},
+	{.name = "baseline", .shortname = 0, .arg = "<file>", .group = GROUP_COMPARE, .help = "judge this run against a stored one", .type = T_TEXT, .off = AT(baseline)},
+	{.name = "threshold", .shortname = 0, .arg = "<pct>", .group = GROUP_COMPARE, .help = "noise band of the verdict (default 5)", .type = T_PERCENT, .off = AT(threshold), .max = 1000},
+	{.name = "seed", .shortname = 0, .arg = "<n>", .group = GROUP_COMPARE, .help = "bootstrap seed of the change intervals (default 1)", .type = T_U64, .off = AT(seed), .max = UINT64_MAX},
+	{.name = "async-extra-ns", .shortname = 0, .arg = "<ns>", .group = GROUP_COMPARE, .help = "--extra-ns for async cells only", .type = T_U64, .off = AT(async_extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "async_extra_ns"},
+	{.name = "emit-launch", .shortname = 0, .arg = NULL, .group = GROUP_COMPARE, .help = NULL /* internal */, .type = T_FLAG, .off = AT(emit_launch)},
+	{.name = "scenario", .shortname = 0, .arg = "<s>", .group = GROUP_OBJECTS, .help = "extract (default) or lifecycle: per iteration a new\nplugin instance (alloc: init, one extraction, destroy)\nvs one from a pool (reuse); both are measured", .type = T_SCENARIO, .off = AT(lifecycle), .json = "scenario", .child = 1},
+	{.name = "pool", .shortname = 0, .arg = "<N>", .group = GROUP_OBJECTS, .help = "instances in the reuse pool (default -p)", .type = T_INSTANCES, .off = AT(pool), .json = "pool", .child = 1},
+	{.name = "malloc", .shortname = 0, .arg = "<a>", .group = GROUP_OBJECTS, .help = "glibc, jemalloc, tcmalloc or mimalloc: re-execute with\nthat allocator preloaded (verified, named in the header)", .type = T_ALLOCATOR, .off = AT(malloc_name), .json = "malloc", .child = 1},
+	{.name = "count-allocs", .shortname = 0, .arg = NULL, .group = GROUP_OBJECTS, .help = "count C-side mallocs and frees per iteration", .type = T_FLAG, .off = AT(count_allocs), .json = "count_allocs", .child = 1},
+	{.name = "allocators", .shortname = 0, .arg = "<list>", .group = GROUP_OBJECTS, .help = "one cell per allocator (e.g. glibc,jemalloc),\ninterleaved launch by launch, each judged against glibc", .type = T_ALLOCATORS, .off = 0},
+	{.name = "judge", .shortname = 0, .arg = "<base> <cur>", .group = GROUP_OBJECTS, .help = "judge two files of samples (one number per line,\nlower is better) with the same gates; nothing runs", .type = T_JUDGE, .off = 0},
+};
+
+#define NOPTS (sizeof(table) / sizeof(table[0]))
+
+static const char *const group_titles[] = {NULL, "Samples, comparisons and verdicts:", "Objects and allocators:"};
+static const char *const format_names[] = {"text", "json", "gobench"};
+
+#define FIELD(o, d, type) ((type *)(void *)((char *)(o) + (d)->off))
+#define CFIELD(o, d, type) ((const type *)(const void *)((const char *)(o) + (d)->off))
+
+void options_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->n = 10000;
+	o->plugins = 1;
+	o->work = WORK_NOOP;
+	o->fields = 1;
+	o->batches = 10;
+	o->warmup = 10000;
+	o->launches = 1;
+	o->threshold = 0.05;
+	o->seed = 1;
+	o->stall_timeout_s = 20;
+}
+
+/* "-a, --async", "-n <number>", "    --work <w>". */
+static void option_label(const struct optdef *d, char *buf, size_t len)
+{
+	const char *arg = d->arg ? d->arg : "";
+	const char *sp = d->arg ? " " : "";
+
+	if (d->shortname && d->name)
+		snprintf(buf, len, "-%c, --%s%s%s", d->shortname, d->name, sp, arg);
+	else if (d->shortname)
+		snprintf(buf, len, "-%c%s%s", d->shortname, sp, arg);
+	else
+		snprintf(buf, len, "    --%s%s%s", d->name, sp, arg);
+}
+
+void options_usage(const char *prog, FILE *out)
+{
+	fprintf(out, "usage: %s [options]\n"
+		     "Measures what a C host pays to call plugin_extract_fields of a Go plugin\n"
+		     "built with the Falco plugin SDK for Go, sync or async.\n",
+		prog);
+	for (int g = GROUP_RUN; g <= GROUP_OBJECTS; g++) {
+		fprintf(out, "\n%s%s", group_titles[g] ? group_titles[g] : "", group_titles[g] ? "\n" : "");
+		for (size_t i = 0; i < NOPTS; i++) {
+			const struct optdef *d = &table[i];
+			char label[64];
+			const char *h = d->help, *nl;
+			if (d->group != g || h == NULL)
+				continue;
+			option_label(d, label, sizeof(label));
+			if (strlen(label) <= 18)
+				fprintf(out, "  %-18s  ", label);
+			else
+				fprintf(out, "  %s  ", label);
+			for (; (nl = strchr(h, '\n')) != NULL; h = nl + 1)
+				fprintf(out, "%.*s\n%22s", (int)(nl - h), h, "");
+			fprintf(out, "%s\n", h);
+		}
+	}
+	fprintf(out, "\nOutput: one line per plugin on stdout,\n"
+		     "  plugin 1: 251.21 ns/extraction (elapsed time 25121098ns, extractions 100000)\n"
+		     "then '#' lines: the aggregate, the machine, the mode in effect (verified),\n"
+		     "cold costs, batches, stalls and floors. Warnings go to stderr.\n"
+		     "Exit status: 0 success (no regression), 1 a detected performance regression,\n"
+		     "2 bad input, 3 a failed run.\n");
+}
+
+/* Strict unsigned decimal: digits only, no sign, no overflow, within [min, max]. */
+static int parse_u64(const char *name, const char *s, uint64_t min, uint64_t max, uint64_t *out, char *err,
+		     size_t errlen)
+{
+	unsigned long long v;
+
+	if (s == NULL || *s == '\0') {
+		snprintf(err, errlen, "%s: missing number", name);
+		return -1;
+	}
+	for (const char *c = s; *c; c++)
+		if (*c < '0' || *c > '9') {
+			if (*c == '-' && c == s)
+				snprintf(err, errlen, "%s: '%s' is negative", name, s);
+			else
+				snprintf(err, errlen, "%s: '%s' is not a whole number", name, s);
+			return -1;
+		}
+	errno = 0;
+	v = strtoull(s, NULL, 10);
+	if (errno == ERANGE) {
+		snprintf(err, errlen, "%s: '%s' is too large", name, s);
+		return -1;
+	}
+	if (v < min) {
+		snprintf(err, errlen, "%s: '%s' must be at least %llu", name, s, (unsigned long long)min);
+		return -1;
+	}
+	if (v > max) {
+		snprintf(err, errlen, "%s: '%s' is too large (at most %llu)", name, s, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen)
+{
+	int count = 0;
+	const char *p = s;
+
+	if (s == NULL || *s == '\0') {
+		snprintf(err, errlen, "--cpus: empty CPU list");
+		return -1;
+	}
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (*p < '0' || *p > '9')
+			goto bad;
+		a = strtol(p, &end, 10);
+		b = a;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				goto bad;
+			b = strtol(p, &end, 10);
+			p = end;
+		}
+		if (a > b || b >= OPT_MAX_CPUS)
+			goto bad;
+		for (long c = a; c <= b; c++) {
+			for (int i = 0; i < count; i++)
+				if (cpus[i] == c) {
+					snprintf(err, errlen, "--cpus: CPU %ld listed twice in '%s'", c, s);
+					return -1;
+				}
+			if (count >= max)
+				goto bad;
+			cpus[count++] = (int)c;
+		}
+		if (*p == ',') {
+			p++;
+			if (*p == '\0')
+				goto bad;
+		} else if (*p != '\0') {
+			goto bad;
+		}
+	}
+	return count;
+bad:
+	snprintf(err, errlen, "--cpus: '%s' is not a CPU list such as 0,1 or 0-3", s);
+	return -1;
+}
+
+static int parse_allocators(struct options *o, const char *arg, char *err, size_t errlen)
+{
+	const char *p = arg;
+
+	o->nallocators = 0;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char name[32];
+		const char *canon;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) - 1 ? len : sizeof(name) - 1), p);
+		p += len + (p[len] == ',');
+		if (len == 0)
+			continue;
+		if ((canon = allocator_name(name)) == NULL) {
+			snprintf(err, errlen, "--allocators: '%s' is not one of %s", name, allocator_names());
+			return -1;
+		}
+		for (int k = 0; k < o->nallocators; k++)
+			if (o->allocators[k] == canon) {
+				snprintf(err, errlen, "--allocators: '%s' listed twice", name);
+				return -1;
+			}
+		if (o->nallocators == OPT_MAX_ALLOCATORS) {
+			snprintf(err, errlen, "--allocators: at most %d", OPT_MAX_ALLOCATORS);
+			return -1;
+		}
+		o->allocators[o->nallocators++] = canon;
+	}
+	if (o->nallocators == 0) {
+		snprintf(err, errlen, "--allocators: empty list");
+		return -1;
+	}
+	return 0;
+}
+
+/* Applies one option's argument. 0, or -1 with a message. */
+static int apply(const struct optdef *d, struct options *o, const char *arg, uint32_t max_plugins, char *err,
+		 size_t errlen)
+{
+	char name[40];
+	uint64_t v;
+
+	if (d->name)
+		snprintf(name, sizeof(name), "--%s", d->name);
+	else
+		snprintf(name, sizeof(name), "-%c", d->shortname);
+	if (d->has_set)
+		*(int *)(void *)((char *)o + d->set_off) = 1;
+	switch (d->type) {
+	case T_HELP:
+	case T_JUDGE:
+		return 0;
+	case T_FLAG:
+		*FIELD(o, d, int) = 1;
+		return 0;
+	case T_U64:
+		return parse_u64(name, arg, d->min, d->max, FIELD(o, d, uint64_t), err, errlen);
+	case T_U32:
+		if (parse_u64(name, arg, d->min, d->max, &v, err, errlen))
+			return -1;
+		*FIELD(o, d, uint32_t) = (uint32_t)v;
+		return 0;
+	case T_INSTANCES:
+		if (parse_u64(name, arg, 1, OPT_MAX_PLUGINS, &v, err, errlen))
+			return -1;
+		if (v > max_plugins) {
+			snprintf(err, errlen,
+				 "%s: %llu %s exceed the plugin SDK's handle table (at most %u live instances)", name,
+				 (unsigned long long)v, d->shortname == 'p' ? "plugins" : "instances", max_plugins);
+			return -1;
+		}
+		*FIELD(o, d, uint32_t) = (uint32_t)v;
+		return 0;
+	case T_PERCENT:
+		if (parse_u64(name, arg, d->min, d->max, &v, err, errlen))
+			return -1;
+		*FIELD(o, d, double) = (double)v / 100.0;
+		return 0;
+	case T_WORK:
+		if (work_parse(arg, FIELD(o, d, enum work)) == 0)
+			return 0;
+		snprintf(err, errlen, "%s: '%s' is not one of noop, u64, str", name, arg);
+		return -1;
+	case T_FORMAT:
+		for (int i = 0; i < 3; i++)
+			if (strcmp(arg, format_names[i]) == 0) {
+				*FIELD(o, d, enum format) = (enum format)i;
+				return 0;
+			}
+		snprintf(err, errlen, "%s: '%s' is not one of text, json, gobench", name, arg);
+		return -1;
+	case T_SCENARIO:
+		if (strcmp(arg, "extract") == 0 || strcmp(arg, "lifecycle") == 0) {
+			*FIELD(o, d, int) = strcmp(arg, "lifecycle") == 0;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of extract, lifecycle", name, arg);
+		return -1;
+	case T_ALLOCATOR:
+		if ((*FIELD(o, d, const char *) = allocator_name(arg)) != NULL)
+			return 0;
+		snprintf(err, errlen, "%s: '%s' is not one of %s", name, arg, allocator_names());
+		return -1;
+	case T_TEXT:
+		if (d->max && strlen(arg) > d->max) {
+			snprintf(err, errlen, "%s: longer than %llu bytes", name, (unsigned long long)d->max);
+			return -1;
+		}
+		*FIELD(o, d, const char *) = arg;
+		return 0;
+	case T_CPUS:
+		o->ncpus = parse_cpu_list(arg, o->cpus, OPT_MAX_CPUS, err, errlen);
+		return o->ncpus < 0 ? -1 : 0;
+	case T_ALLOCATORS:
+		return parse_allocators(o, arg, err, errlen);
+	}
+	return 0;
+}
+
+/* getopt_long's tables, made from the option table once. */
+static struct option long_options[NOPTS + 1];
+static char short_options[2 * NOPTS + 3];
+
+static void getopt_tables(void)
+{
+	size_t k = 0, s = 0;
+
+	if (short_options[0])
+		return;
+	short_options[s++] = ':';
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct optdef *d = &table[i];
+		int has_arg = d->arg ? required_argument : no_argument;
+		if (d->name)
+			long_options[k++] = (struct option){d->name, has_arg, NULL, 256 + (int)i};
+		if (d->shortname) {
+			short_options[s++] = d->shortname;
+			if (d->arg)
+				short_options[s++] = ':';
+		}
+	}
+	long_options[k] = (struct option){NULL, 0, NULL, 0};
+}
+
+static const struct optdef *by_short(int c)
+{
+	for (size_t i = 0; i < NOPTS; i++)
+		if (table[i].shortname == c)
+			return &table[i];
+	return NULL;
+}
+
+enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins, char *err,
+				size_t errlen)
+{
+	int c;
+
+	options_defaults(o);
+	getopt_tables();
+	opterr = 0;
+	optind = 0; /* 0, not 1: glibc then rescans from scratch */
+	while ((c = getopt_long(argc, argv, short_options, long_options, NULL)) != -1) {
+		const struct optdef *d = c >= 256 && c < 256 + (int)NOPTS ? &table[c - 256] : by_short(c);
+		if (c == ':') {
+			snprintf(err, errlen, "option %s needs an argument", argv[optind - 1]);
+			return PARSE_BAD;
+		}
+		if (d == NULL) {
+			if (optopt)
+				snprintf(err, errlen, "unknown option -%c", optopt);
+			else
+				snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
+			return PARSE_BAD;
+		}
+		if (d->type == T_HELP)
+			return PARSE_HELP;
+		if (d->type == T_JUDGE) {
+			/* two operands: the base file here, the current one next */
+			if (optind >= argc || argv[optind][0] == '-') {
+				snprintf(err, errlen, "--judge needs two files: BASE CURRENT");
+				return PARSE_BAD;
+			}
+			o->judge[0] = optarg;
+			o->judge[1] = argv[optind++];
+			continue;
+		}
+		if (apply(d, o, optarg, max_plugins, err, errlen) != 0)
+			return PARSE_BAD;
+	}
+	if (optind < argc) {
+		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
+		return PARSE_BAD;
+	}
+	return options_check(o, err, errlen) == 0 ? PARSE_OK : PARSE_BAD;
+}
+
+int options_check(struct options *o, char *err, size_t errlen)
+{
+	int comparing = o->compare || o->against || o->baseline || o->save_baseline || o->nallocators;
+
+	if (o->batches > o->n) {
+		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
+			 (unsigned long long)o->n, o->batches);
+		return -1;
+	}
+	if (o->pool && !o->lifecycle) {
+		snprintf(err, errlen, "--pool applies to --scenario lifecycle only");
+		return -1;
+	}
+	if (o->lifecycle && o->pool == 0)
+		o->pool = o->plugins;
+	if (o->nallocators && (o->malloc_name || o->compare || o->against)) {
+		snprintf(err, errlen, "--allocators runs one cell per allocator: not with --malloc, --compare or --against");
+		return -1;
+	}
+	if (o->against && o->baseline) {
+		snprintf(err, errlen, "--against and --baseline: judge against one base at a time");
+		return -1;
+	}
+	if (!o->launches_set && comparing)
+		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
+	if (o->emit_launch && (comparing || o->launches_set)) {
+		snprintf(err, errlen, "--emit-launch is internal and takes no comparison options");
+		return -1;
+	}
+	if (o->baseline && o->save_baseline && strcmp(o->baseline, o->save_baseline) == 0) {
+		snprintf(err, errlen, "--baseline and --save-baseline name the same file '%s'", o->baseline);
+		return -1;
+	}
+	if (o->ncpus && (uint32_t)o->ncpus < o->plugins) {
+		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,
+			 o->plugins);
+		return -1;
+	}
+	return 0;
+}
+
+static json_t *field_to_json(const struct optdef *d, const struct options *o)
+{
+	switch (d->type) {
+	case T_FLAG:
+		return json_boolean(*CFIELD(o, d, int));
+	case T_U64:
+		return json_integer((json_int_t)*CFIELD(o, d, uint64_t));
+	case T_U32:
+	case T_INSTANCES:
+		return json_integer((json_int_t)*CFIELD(o, d, uint32_t));
+	case T_WORK:
+		return json_string(work_name(*CFIELD(o, d, enum work)));
+	case T_SCENARIO:
+		return json_string(*CFIELD(o, d, int) ? "lifecycle" : "extract");
+	case T_ALLOCATOR:
+		return json_string(*CFIELD(o, d, const char *) ? *CFIELD(o, d, const char *) : "glibc");
+	case T_CPUS: {
+		json_t *a = json_array();
+		for (int i = 0; i < o->ncpus; i++)
+			json_array_append_new(a, json_integer(o->cpus[i]));
+		return a;
+	}
+	default:
+		return json_null();
+	}
+}
+
+json_t *options_to_json(const struct options *o)
+{
+	json_t *rec = json_object();
+	for (size_t i = 0; i < NOPTS; i++)
+		if (table[i].json)
+			json_object_set_new(rec, table[i].json, field_to_json(&table[i], o));
+	return rec;
+}
+
+static int field_from_json(const struct optdef *d, struct options *o, const json_t *v, char *err, size_t errlen)
+{
+	char text[64];
+	size_t k;
+	json_t *e;
+
+	switch (d->type) {
+	case T_FLAG:
+		if (!json_is_boolean(v))
+			break;
+		*FIELD(o, d, int) = json_is_true(v);
+		return 0;
+	case T_U64:
+	case T_U32:
+	case T_INSTANCES:
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			break;
+		if (d->type == T_INSTANCES && json_integer_value(v) == 0) {
+			*FIELD(o, d, uint32_t) = 0; /* --pool without the lifecycle */
+			return 0;
+		}
+		snprintf(text, sizeof(text), "%lld", (long long)json_integer_value(v));
+		return apply(d, o, text, OPT_MAX_PLUGINS, err, errlen);
+	case T_WORK:
+	case T_SCENARIO:
+	case T_ALLOCATOR:
+		if (!json_is_string(v))
+			break;
+		return apply(d, o, json_string_value(v), OPT_MAX_PLUGINS, err, errlen);
+	case T_CPUS:
+		if (!json_is_array(v) || json_array_size(v) > OPT_MAX_CPUS)
+			break;
+		o->ncpus = 0;
+		json_array_foreach(v, k, e)
+		{
+			if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) >= OPT_MAX_CPUS)
+				goto bad;
+			o->cpus[o->ncpus++] = (int)json_integer_value(e);
+		}
+		return 0;
+	default:
+		return 0;
+	}
+bad:
+	snprintf(err, errlen, "options.%s: not a valid value", d->json);
+	return -1;
+}
+
+int options_from_json(struct options *o, const json_t *rec, char *err, size_t errlen)
+{
+	size_t known = 0;
+
+	options_defaults(o);
+	if (!json_is_object(rec)) {
+		snprintf(err, errlen, "options: not an object");
+		return -1;
+	}
+	for (size_t i = 0; i < NOPTS; i++) {
+		const json_t *v;
+		if (table[i].json == NULL)
+			continue;
+		v = json_object_get(rec, table[i].json);
+		if (v == NULL) {
+			snprintf(err, errlen, "options.%s: missing", table[i].json);
+			return -1;
+		}
+		if (field_from_json(&table[i], o, v, err, errlen) != 0)
+			return -1;
+		known++;
+	}
+	if (json_object_size(rec) != known) {
+		const char *key;
+		json_t *v;
+		json_object_foreach((json_t *)rec, key, v)
+		{
+			size_t i;
+			for (i = 0; i < NOPTS && !(table[i].json && strcmp(table[i].json, key) == 0); i++)
+				;
+			if (i == NOPTS) {
+				snprintf(err, errlen, "options.%s: unknown key", key);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The argument of one option as a child gets it; 0: leave it out. */
+static int child_value(const struct optdef *d, const struct options *o, char *buf, size_t len)
+{
+	switch (d->type) {
+	case T_FLAG:
+		return *CFIELD(o, d, int);
+	case T_U64:
+		snprintf(buf, len, "%llu", (unsigned long long)*CFIELD(o, d, uint64_t));
+		return 1;
+	case T_U32:
+	case T_INSTANCES:
+		if (d->type == T_INSTANCES && *CFIELD(o, d, uint32_t) == 0)
+			return 0; /* --pool without the lifecycle */
+		snprintf(buf, len, "%u", *CFIELD(o, d, uint32_t));
+		return 1;
+	case T_WORK:
+		snprintf(buf, len, "%s", work_name(*CFIELD(o, d, enum work)));
+		return 1;
+	case T_SCENARIO:
+		snprintf(buf, len, "lifecycle");
+		return *CFIELD(o, d, int);
+	case T_ALLOCATOR:
+	case T_TEXT:
+		if (*CFIELD(o, d, const char *) == NULL)
+			return 0;
+		snprintf(buf, len, "%s", *CFIELD(o, d, const char *));
+		return 1;
+	case T_CPUS: {
+		size_t k = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < o->ncpus && k < len; i++)
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "", o->cpus[i]);
+		return o->ncpus > 0 && k < len;
+	}
+	default:
+		return 0;
+	}
+}
+
+int options_child_args(const struct options *o, char **argv, int max, char *store, size_t storelen)
+{
+	int argc = 0;
+	size_t used = 0;
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		const struct optdef *d = &table[i];
+		char value[8192];
+		int n;
+
+		if (!d->child || !child_value(d, o, value, sizeof(value)))
+			continue;
+		n = d->name ? snprintf(store + used, storelen - used, "--%s", d->name)
+			    : snprintf(store + used, storelen - used, "-%c", d->shortname);
+		if (n < 0 || (size_t)n >= storelen - used || argc >= max)
+			return -1;
+		argv[argc++] = store + used;
+		used += (size_t)n + 1;
+		if (!d->arg)
+			continue;
+		n = snprintf(store + used, storelen - used, "%s", value);
+		if (n < 0 || (size_t)n >= storelen - used || argc >= max)
+			return -1;
+		argv[argc++] = store + used;
+		used += (size_t)n + 1;
+	}
+	return argc;
+}

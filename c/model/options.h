@@ -1,0 +1,94 @@
+/* model/options.h — the driver's command line: one table defines every
+ * option (name, argument, help, parser, where it lands in struct options,
+ * its key in the JSON record, and whether a child launch gets it); the
+ * usage text, the JSON record and a child launch's arguments are all made
+ * from that table. Conflicts between options are checked in one function. */
+#ifndef CGOCOST_MODEL_OPTIONS_H
+#define CGOCOST_MODEL_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "base/names.h"
+
+#define OPT_MAX_N UINT64_C(10000000000) /* 1e10 extractions per plugin */
+#define OPT_MAX_PLUGINS 4096		/* before the SDK's own, lower limit */
+#define OPT_MAX_FIELDS 256
+#define OPT_MAX_BATCHES 100000
+#define OPT_MAX_WARMUP UINT64_C(1000000000)
+#define OPT_MAX_EXTRA_NS UINT64_C(1000000000)
+#define OPT_MAX_CPUS 1024
+#define OPT_MAX_LAUNCHES 1000
+#define OPT_MAX_ALLOCATORS 4
+#define OPT_DEFAULT_COMPARE_LAUNCHES 10
+
+enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
+enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
+
+struct options {
+	uint64_t n;		   /* -n: timed extraction requests per plugin */
+	uint32_t plugins;	   /* -p: plugins running in parallel, a thread each */
+	int async;		   /* -a: ask the SDK for async extraction */
+	enum work work;		   /* --work */
+	uint32_t fields;	   /* --fields: fields per extraction call */
+	uint32_t batches;	   /* -r/--runs: timed batches the n requests are split into */
+	uint64_t warmup;	   /* --warmup: untimed extractions right before timing */
+	int warmup_set;
+	uint64_t extra_ns;	   /* --extra-ns: calibrated slowdown inside Extract */
+	int floors;		   /* --floors: measure the floors in the same run */
+	const char *plugin_config; /* --plugin-config: init string passed verbatim */
+	uint32_t stall_timeout_s;  /* --stall-timeout: give up when a caller is stuck */
+	uint32_t launches;	   /* --launches: fresh processes the measurement repeats in */
+	int launches_set;
+	enum format format;	   /* --format */
+	int compare;		   /* --compare: archive/shared x sync/async, interleaved */
+	const char *against;	   /* --against: another bench build, interleaved */
+	const char *save_baseline; /* --save-baseline: store this run */
+	const char *baseline;	   /* --baseline: judge against a saved run */
+	double threshold;	   /* --threshold: noise band of the verdict, a fraction */
+	uint64_t seed;		   /* --seed: bootstrap seed of the analysis */
+	uint64_t async_extra_ns;   /* --async-extra-ns: slowdown for async cells only */
+	int lifecycle;		   /* --scenario lifecycle: alloc vs reuse of instances */
+	uint32_t pool;		   /* --pool: instances in the reuse pool (default -p) */
+	const char *malloc_name;   /* --malloc: the allocator to preload (canonical name) */
+	int count_allocs;	   /* --count-allocs: count C-side allocations */
+	int nallocators;	   /* --allocators: one cell per allocator, interleaved */
+	const char *allocators[OPT_MAX_ALLOCATORS];
+	const char *judge[2];	   /* --judge BASE CUR: verdict on two sample files */
+	int emit_launch;	   /* internal: a child launch printing its JSON document */
+	int ncpus;		   /* --cpus: how many CPUs were listed (0: no pinning) */
+	int cpus[OPT_MAX_CPUS];
+};
+
+void options_defaults(struct options *o);
+
+/* Parses argv, then checks the options together (options_check).
+ * PARSE_HELP: --help was asked (print usage, exit 0). PARSE_BAD: err holds a
+ * one-line message naming the problem. max_plugins is the SDK's limit of
+ * live plugin instances (read from the plugin). */
+enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins,
+				char *err, size_t errlen);
+
+/* The conflicts between options, and the defaults that depend on others.
+ * 0, or -1 with a message. */
+int options_check(struct options *o, char *err, size_t errlen);
+
+/* Parses "0,2-3" into cpus; returns the count, or -1 with a message. */
+int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen);
+
+void options_usage(const char *prog, FILE *out);
+
+/* The options record of a document (the options that shape a measurement). */
+json_t *options_to_json(const struct options *o);
+/* Reads an options record back; every key checked. 0, or -1 with a message. */
+int options_from_json(struct options *o, const json_t *rec, char *err, size_t errlen);
+
+/* The arguments a child launch of these options gets (after argv[0], before
+ * --emit-launch; strings in store). Returns the count, or -1 if they do not
+ * fit. */
+int options_child_args(const struct options *o, char **argv, int max, char *store, size_t storelen);
+
+#endif

@@ -1,0 +1,33 @@
+/* report/gobench.c — see gobench.h. */
+#include "report/gobench.h"
+
+#include <string.h>
+
+void report_gobench(FILE *out, const struct doc *d)
+{
+	const char *arch = d->machine.arch;
+
+	fprintf(out, "goos: linux\ngoarch: %s\ncpu: %s\npkg: cgocost\n",
+		strcmp(arch, "x86_64") == 0 ? "amd64" : strcmp(arch, "aarch64") == 0 ? "arm64" : arch,
+		d->machine.cpu_model);
+	for (size_t i = 0; i < d->ncells; i++) {
+		const struct cell_rec *c = &d->cells[i];
+		char name[MODEL_NAME_MAX + 32];
+
+		snprintf(name, sizeof(name), "BenchmarkExtract/%s-%d", c->name, c->gomaxprocs);
+		if (c->nlaunches >= 2) {
+			for (size_t j = 0; j < c->nlaunches; j++)
+				fprintf(out, "%s\t%llu\t%.2f ns/op\t%.2f cpu-ns/op\n", name,
+					(unsigned long long)launch_requests(&c->launches[j]),
+					c->launches[j].ns_per_extraction, c->launches[j].cpu_ns_per_extraction);
+			continue;
+		}
+		/* one launch: its batches are the samples */
+		for (size_t j = 0; c->nlaunches && j < c->launches[0].ncallers; j++) {
+			const struct caller_rec *p = &c->launches[0].callers[j];
+			for (size_t k = 0; k < p->nbatches; k++)
+				fprintf(out, "%s\t%llu\t%.2f ns/op\n", name, (unsigned long long)p->batches[k].ops,
+					(double)p->batches[k].ns / (double)p->batches[k].ops);
+		}
+	}
+}

@@ -1,0 +1,42 @@
+/* report/text.h — the human and seed-compatible text: one seed line per
+ * plugin on stdout, then '#' lines; the --compare, --allocators and
+ * comparison tables (text_tables.c); warnings on stderr (text_warnings.c). */
+#ifndef CGOCOST_REPORT_TEXT_H
+#define CGOCOST_REPORT_TEXT_H
+
+#include <stdio.h>
+
+#include "model/model.h"
+
+/* The text of one launch run in this process: seed lines and the detail
+ * of the launch (extraction), or the lifecycle's lines. */
+void report_run_text(FILE *out, const struct doc *d, const struct cell_rec *c);
+
+/* "time:   [67.95 ns 68.10 ns 68.40 ns]" and its companions for one cell;
+ * brief: only the time, spread and outlier lines. */
+void report_cell_summary(FILE *out, const struct doc *d, const struct cell_rec *c, int brief);
+
+/* A multi-launch run: per cell the seed lines (totals over launches) and
+ * the summary; then the machine, the mode, the floors and the ratios. */
+void report_launches_text(FILE *out, const struct doc *d);
+
+/* The same-run ratios, and for the lifecycle the saving of reuse. */
+void report_ratios_text(FILE *out, const struct doc *d);
+
+/* The floors and what they explain: sync as crossing + dispatch and async
+ * as a multiple of the round trip (NAN medians: that reading is left out).
+ * Every line starts with prefix. */
+void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f,
+			 double sync_med, double async_med);
+
+/* The --compare table: cells, ratios, floors. */
+void report_compare_text(FILE *out, const struct doc *d);
+/* --allocators: scenario x allocator, median and interval, change against glibc. */
+void report_allocators_text(FILE *out, const struct doc *d);
+/* The comparison against a base and the verdict, when there is one. */
+void report_comparison_text(FILE *out, const struct doc *d);
+
+/* The warnings a document calls for, as a fixed set of sentences. */
+void report_warnings(FILE *err, const struct doc *d);
+
+#endif

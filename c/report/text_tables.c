@@ -1,0 +1,104 @@
+/* report/text_tables.c — the tables of report/text.h: --compare,
+ * --allocators and the comparison against a base. */
+#include "report/text.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "report/format.h"
+
+static void compare_row(FILE *out, const struct cell_rec *cell, const char *lib, const char *mode)
+{
+	const stats_summary *st = &cell->st.time.s, *cs = &cell->st.cpu.s;
+	char a[32], b[32], c[32], d[32], e[32], f[32], iv[80];
+
+	snprintf(iv, sizeof(iv), "[%s, %s]", fmt_num(a, sizeof(a), st->ci_lo, "%.2f"),
+		 fmt_num(b, sizeof(b), st->ci_hi, "%.2f"));
+	fprintf(out, "%-8s %-6s %-6s %12s %25s %8s %12s %12s %5llu/%-4llu\n", lib, mode, cell->in_effect,
+		fmt_num(c, sizeof(c), st->median, "%.2f"), iv, fmt_num(d, sizeof(d), half_width_pct(st), "%.2f"),
+		fmt_num(e, sizeof(e), cs->median, "%.2f"), fmt_ns(f, sizeof(f), cell->st.cold_ns_median),
+		(unsigned long long)cell->st.stalled_batches, (unsigned long long)cell->st.batches);
+}
+
+void report_compare_text(FILE *out, const struct doc *d)
+{
+	static const char *const libs[] = {"archive", "shared"}, *const modes[] = {"sync", "async"};
+	const struct options *o = &d->options;
+	const struct cell_rec *sync, *async;
+	char a[32], b[32], c[32];
+
+	if (d->ncells == 0)
+		return;
+	fprintf(out, "# cgocost compare: archive/shared x sync/async, %u rounds interleaved, -n %llu -r %u -p %u, work %s\n",
+		o->launches, (unsigned long long)o->n, o->batches, o->plugins, work_name(o->work));
+	report_machine_lines(out, d, &d->cells[0]);
+	fprintf(out, "%-8s %-6s %-6s %12s %25s %8s %12s %12s %10s\n", "lib", "mode", "effect", "ns/extr",
+		"95% interval", "±%", "cpu-ns/extr", "cold", "stalls");
+	for (int l = 0; l < 2; l++)
+		for (int m = 0; m < 2; m++) {
+			const struct cell_rec *cell = doc_find_mode(d, libs[l], modes[m], "extract");
+			if (cell)
+				compare_row(out, cell, libs[l], modes[m]);
+		}
+	fprintf(out, "ratios (per round, median and 95%% interval):\n");
+	for (size_t i = 0; i < d->nratios; i++) {
+		const stats_summary *st = &d->ratios[i].st.s;
+		fprintf(out, "  %-32s %8s  [%s, %s]\n", d->ratios[i].name, fmt_num(a, sizeof(a), st->median, "%.3f"),
+			fmt_num(b, sizeof(b), st->ci_lo, "%.3f"), fmt_num(c, sizeof(c), st->ci_hi, "%.3f"));
+	}
+	for (int l = 0; l < 2; l++)
+		for (int m = 0; m < 2; m++) {
+			const struct cell_rec *cell = doc_find_mode(d, libs[l], modes[m], "extract");
+			if (cell && cell->reason[0])
+				fprintf(out, "  note: %s %s is not async: %s\n", libs[l], modes[m], cell->reason);
+		}
+	sync = doc_find_mode(d, "archive", "sync", "extract");
+	async = doc_find_mode(d, "archive", "async", "extract");
+	if (sync && sync->st.has_floors)
+		report_floors_block(out, "", "floors (archive build, medians over rounds):", &sync->st.floors,
+				    sync->st.time.s.median,
+				    async && cell_ran_as_asked(async) ? async->st.time.s.median : NAN);
+}
+
+void report_allocators_text(FILE *out, const struct doc *d)
+{
+	char a[32], b[32], c[32];
+
+	if (d->ncells == 0)
+		return;
+	report_machine_lines(out, d, &d->cells[0]);
+	fprintf(out, "# each allocator preloaded in its own launches, interleaved round by round; changes against glibc\n");
+	for (size_t i = 0; i < d->ncells; i++) {
+		const struct cell_rec *cell = &d->cells[i];
+		const stats_summary *st = &cell->st.time.s;
+		fprintf(out, "%-60s %12s  [%s, %s]  (%s)\n", cell->name, fmt_ns(a, sizeof(a), st->median),
+			fmt_ns(b, sizeof(b), st->ci_lo), fmt_ns(c, sizeof(c), st->ci_hi), cell->allocator_path);
+		if (cell->has_vs_glibc)
+			fprintf(out, "    %s %s\n", cell->vs_glibc.line, verdict_sentence(cell->vs_glibc.ch.verdict));
+	}
+}
+
+void report_comparison_text(FILE *out, const struct doc *d)
+{
+	const struct comparison_rec *cmp = &d->comparison;
+
+	if (!d->has_comparison)
+		return;
+	fprintf(out, "\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
+		cmp->against,
+		cmp->same_time		     ? "interleaved in this run"
+		: cmp->machine_key_matches ? "same machine key"
+					   : "machine key differs: absolute times not gated, ratios only",
+		100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed, (unsigned long long)cmp->resamples);
+	for (size_t i = 0; i < cmp->nchanges; i++) {
+		const struct change_rec *c = &cmp->changes[i];
+		fprintf(out, "%s %s\n", c->kind, c->scenario);
+		fprintf(out, "  %s\n", c->line);
+		if (c->gated)
+			fprintf(out, "  %s\n", verdict_sentence(c->ch.verdict));
+		else
+			fprintf(out, "  %s (not gated: %s)\n", verdict_sentence(c->ch.verdict), c->not_gated_because);
+	}
+	fprintf(out, "%s\n", cmp->regressed ? "verdict: regression detected (exit status 1)"
+					    : "verdict: no regression (exit status 0)");
+}

@@ -1,0 +1,68 @@
+/* stats/change.h - the two-gate verdict on a change between two sample sets
+ * (criterion style). Pure: no I/O. Lower values are better (ns per op). */
+#ifndef CGOCOST_STATS_CHANGE_H
+#define CGOCOST_STATS_CHANGE_H
+
+#include <stddef.h>
+
+#define COMPARE_RESAMPLES 10000   /* bootstrap resamples of compare_change */
+#define COMPARE_MIN_SAMPLES 2     /* fewer on a side: VERDICT_UNDEFINED */
+#define VERDICT_ALPHA 0.05        /* the significance gate of every cgocost verdict */
+
+typedef enum { VERDICT_UNDEFINED, VERDICT_NO_CHANGE, VERDICT_WITHIN_NOISE, VERDICT_IMPROVED, VERDICT_REGRESSED } verdict_t;
+
+typedef struct change_estimate {
+    double lo, point, hi;    /* relative change of the median, cur/base - 1, as a fraction (0.05 = +5%); 95% interval */
+    double p;                /* Mann-Whitney U two-sided p-value on the raw samples */
+    double alpha, threshold; /* gates used */
+    unsigned long long seed; /* bootstrap seed used, printed so the analysis is reproducible */
+    int resamples;
+    verdict_t verdict;
+} change_estimate;
+
+/* Estimates the change from base[0..nb) to cur[0..nc): point = median(cur) /
+ * median(base) - 1; [lo, hi] = 2.5% and 97.5% percentiles of that ratio over
+ * COMPARE_RESAMPLES bootstrap resamples (both sides resampled independently,
+ * with stats_rng seeded by seed, so equal inputs and seed give identical
+ * intervals); p = stats_mann_whitney_p(base, cur); then compare_verdict.
+ * With fewer than COMPARE_MIN_SAMPLES on a side the verdict is
+ * VERDICT_UNDEFINED and lo, hi, p are NAN (point is set when both sides have
+ * a sample). Samples must be finite and > 0.
+ * Returns 0; or -1 with errno EINVAL (a NULL pointer with n > 0, a sample
+ * that is not finite and > 0, threshold not finite and >= 0, alpha not in
+ * (0, 1)) or ENOMEM; out, if not NULL, then holds an undefined estimate. */
+int compare_change(const double *base, size_t nb, const double *cur, size_t nc,
+                   double threshold, double alpha, unsigned long long seed, change_estimate *out);
+
+/* The same with an explicit number of resamples (>= 100). */
+int compare_change_resamples(const double *base, size_t nb, const double *cur, size_t nc,
+                             double threshold, double alpha, unsigned long long seed,
+                             int resamples, change_estimate *out);
+
+/* The gates alone: p < alpha and lo > +threshold -> REGRESSED; p < alpha and
+ * hi < -threshold -> IMPROVED; p < alpha otherwise -> WITHIN_NOISE; p >= alpha
+ * -> NO_CHANGE; any NAN input -> UNDEFINED. */
+verdict_t compare_verdict(double lo, double hi, double p, double alpha, double threshold);
+
+/* "Performance has regressed." / "Performance has improved." /
+ * "No change in performance detected." / "Change within noise threshold." /
+ * for VERDICT_UNDEFINED: "Too few samples to detect a change (need at least
+ * 2 on each side)." */
+const char *verdict_sentence(verdict_t v);
+
+/* Short ASCII name for machine formats: "undefined", "no_change",
+ * "within_noise", "improved", "regressed". */
+const char *verdict_name(verdict_t v);
+/* The verdict of a name verdict_name gives; 0, or -1 for an unknown name. */
+int verdict_parse(const char *name, verdict_t *v);
+
+/* criterion's line, e.g. "change: [-3.37% -3.34% -3.32%] (p = 0.00 < 0.05)"
+ * or "change: [1.95% +2.00% 2.05%] (p = 0.42 > 0.05)": percentages with two
+ * decimals, the point always signed (as criterion), "<" when p < alpha else
+ * ">", p and alpha with two decimals (more if alpha needs them, e.g. 0.001);
+ * a NAN or infinite value prints as "n/a". No newline. Returns the length
+ * written, or -1 if c or buf is NULL or the line does not fit in len bytes
+ * (80 bytes suffice while every |change| is below 1e6%, i.e. 10000x). */
+int format_change(char *buf, size_t len, const change_estimate *c);
+
+#endif
