@@ -36,14 +36,38 @@ static double launches_median(const struct cell_rec *c, double (*get)(const stru
 	return m;
 }
 
-static double get_other_cpu(const struct launch_rec *l) { return l->other_cpu_ns_per_extraction; }
-static double get_switches(const struct launch_rec *l) { return l->switches_per_1000; }
-static double get_steal(const struct launch_rec *l) { return l->steal_ns; }
-static double get_cold(const struct launch_rec *l) { return l->ncallers ? (double)l->callers[0].cold_ns : NAN; }
-static double get_c_call(const struct launch_rec *l) { return l->floors.c_call_ns; }
-static double get_go_raw(const struct launch_rec *l) { return l->floors.go_raw_ns; }
-static double get_go_raw_cold(const struct launch_rec *l) { return l->floors.go_raw_cold_ns; }
-static double get_handoff(const struct launch_rec *l) { return l->floors.handoff_ns; }
+static double get_other_cpu(const struct launch_rec *l)
+{
+	return l->other_cpu_ns_per_extraction;
+}
+static double get_switches(const struct launch_rec *l)
+{
+	return l->switches_per_1000;
+}
+static double get_steal(const struct launch_rec *l)
+{
+	return l->steal_ns;
+}
+static double get_cold(const struct launch_rec *l)
+{
+	return l->ncallers ? (double)l->callers[0].cold_ns : NAN;
+}
+static double get_c_call(const struct launch_rec *l)
+{
+	return l->floors.c_call_ns;
+}
+static double get_go_raw(const struct launch_rec *l)
+{
+	return l->floors.go_raw_ns;
+}
+static double get_go_raw_cold(const struct launch_rec *l)
+{
+	return l->floors.go_raw_cold_ns;
+}
+static double get_handoff(const struct launch_rec *l)
+{
+	return l->floors.handoff_ns;
+}
 
 void cell_key(const struct doc *d, const struct cell_rec *c, char *buf, size_t len)
 {
@@ -54,11 +78,12 @@ void cell_key(const struct doc *d, const struct cell_rec *c, char *buf, size_t l
 	for (int i = 0; i < o->ncpus && k < sizeof(cpus) - 16; i++)
 		k += (size_t)snprintf(cpus + k, sizeof(cpus) - k, "%s%d", i ? "," : "", o->cpus[i]);
 	snprintf(cpus + k, sizeof(cpus) - k, "]");
-	snprintf(buf, len,
-		 "cpu=%s;online_cpus=%d;kernel=%s;go=%s;lib=%s;malloc=%s;n=%llu;runs=%u;plugins=%u;work=%s;fields=%u;warmup=%llu;pinned=%s",
-		 d->machine.cpu_model, d->machine.online_cpus, d->machine.kernel, c->go_version, c->lib, c->allocator,
-		 (unsigned long long)o->n, o->batches, o->plugins, work_name(o->work), o->fields,
-		 (unsigned long long)o->warmup, cpus);
+	snprintf(
+		buf, len,
+		"cpu=%s;online_cpus=%d;kernel=%s;go=%s;lib=%s;malloc=%s;n=%llu;runs=%u;plugins=%u;work=%s;fields=%u;warmup=%llu;pinned=%s",
+		d->machine.cpu_model, d->machine.online_cpus, d->machine.kernel, c->go_version, c->lib, c->allocator,
+		(unsigned long long)o->n, o->batches, o->plugins, work_name(o->work), o->fields,
+		(unsigned long long)o->warmup, cpus);
 }
 
 /* The samples of a cell: one per launch (the launch's median batch), or,
@@ -102,7 +127,8 @@ static void cell_totals(const struct cell_rec *c, struct cell_stats *s)
 			const struct caller_rec *p = &l->callers[j];
 			s->stalled_batches += p->stalled_batches;
 			s->batches += p->nbatches;
-			if (!isnan(p->slowest_batch_ns) && (isnan(s->slowest_batch_ns) || p->slowest_batch_ns > s->slowest_batch_ns))
+			if (!isnan(p->slowest_batch_ns) &&
+			    (isnan(s->slowest_batch_ns) || p->slowest_batch_ns > s->slowest_batch_ns))
 				s->slowest_batch_ns = p->slowest_batch_ns;
 		}
 		allocs += (double)l->go_allocs;
@@ -201,7 +227,7 @@ static int add_ratio(struct doc *d, const char *name, const struct cell_rec *num
 
 static int add_ratios(struct doc *d)
 {
-	static const char *const libs[] = {"archive", "shared"}, *const modes[] = {"sync", "async"};
+	static const char *const libs[] = { "archive", "shared" }, *const modes[] = { "sync", "async" };
 	char name[80];
 	int rc = 0;
 

@@ -60,8 +60,7 @@ static double *read_samples(const char *path, size_t *n, char *err, size_t errle
 	return x;
 }
 
-int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, FILE *out,
-		const char *prog)
+int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, FILE *out, const char *prog)
 {
 	char err[512], line[128];
 	size_t nb, nc;

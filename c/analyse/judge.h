@@ -8,7 +8,6 @@
 #include <stdio.h>
 
 /* Returns the exit status: 0 no regression, 1 regressed, 2 bad input. */
-int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, FILE *out,
-		const char *prog);
+int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, FILE *out, const char *prog);
 
 #endif

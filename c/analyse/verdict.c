@@ -7,7 +7,8 @@
 
 #include "stats/change.h"
 
-#define NOT_GATED "machine key differs (CPU, kernel, Go version, library or options): absolute times are not comparable; judged by ratios"
+#define NOT_GATED                                                                                                      \
+	"machine key differs (CPU, kernel, Go version, library or options): absolute times are not comparable; judged by ratios"
 
 static void judge(struct change_rec *r, const char *scenario, const char *kind, const double *xb, size_t nb,
 		  const double *xc, size_t nc, int gated, double threshold, uint64_t seed)
@@ -44,8 +45,8 @@ static const struct ratio_rec *find_ratio(const struct doc *d, const char *name)
 	return NULL;
 }
 
-int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time,
-		      double threshold, uint64_t seed)
+int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
+		      uint64_t seed)
 {
 	struct comparison_rec *cmp = &cur->comparison;
 	struct change_rec *r;

@@ -14,8 +14,8 @@
  * interleaved runs of two builds), and every same-run ratio (always gated:
  * ratios survive a change of machine). Fills cur's comparison; returns 0,
  * or -1 when out of memory. */
-int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time,
-		      double threshold, uint64_t seed);
+int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
+		      uint64_t seed);
 
 /* --allocators: judges every cell named .../malloc=X against the same cell
  * with malloc=glibc (same run, interleaved): fills its vs_glibc. */

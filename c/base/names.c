@@ -4,9 +4,9 @@
 #include <stddef.h>
 #include <string.h>
 
-static const char *const work_names[WORK_COUNT] = {"noop", "u64", "str"};
-static const char *const scenario_names[SCEN_COUNT] = {"extract", "alloc", "reuse"};
-static const char *const allocators[] = {"glibc", "jemalloc", "tcmalloc", "mimalloc"};
+static const char *const work_names[WORK_COUNT] = { "noop", "u64", "str" };
+static const char *const scenario_names[SCEN_COUNT] = { "extract", "alloc", "reuse" };
+static const char *const allocators[] = { "glibc", "jemalloc", "tcmalloc", "mimalloc" };
 
 static int find(const char *const *names, int n, const char *s)
 {

@@ -29,8 +29,7 @@ static const char *prog = "bench";
 
 /* parse: the options, and what they need of the process before anything
  * is measured (the allocator preloads, the CPUs, the baseline). */
-static int parse(int argc, char **argv, struct options *o, struct plugin_info *pi, struct machine *m,
-		 struct doc *base)
+static int parse(int argc, char **argv, struct options *o, struct plugin_info *pi, struct machine *m, struct doc *base)
 {
 	char err[1024], path[PATH_MAX];
 	const char *in_effect;
@@ -60,7 +59,8 @@ static int parse(int argc, char **argv, struct options *o, struct plugin_info *p
 		/* verified, not assumed: which library serves malloc now */
 		allocator_in_effect(path, sizeof(path), &in_effect);
 		if (o->malloc_name && strcmp(in_effect, o->malloc_name) != 0) {
-			fprintf(stderr, "%s: --malloc %s was asked for, but malloc is served by %s (%s): the preload did not take\n",
+			fprintf(stderr,
+				"%s: --malloc %s was asked for, but malloc is served by %s (%s): the preload did not take\n",
 				prog, o->malloc_name, in_effect, path);
 			return EXIT_RUN_FAILED;
 		}
@@ -75,7 +75,8 @@ static int parse(int argc, char **argv, struct options *o, struct plugin_info *p
 	}
 	for (int i = 0; i < o->ncpus; i++)
 		if (!machine_cpu_allowed(m, o->cpus[i])) {
-			fprintf(stderr, "%s: --cpus: CPU %d is not available to this process (%d CPUs allowed) (see %s --help)\n",
+			fprintf(stderr,
+				"%s: --cpus: CPU %d is not available to this process (%d CPUs allowed) (see %s --help)\n",
 				prog, o->cpus[i], m->allowed_cpus, prog);
 			return EXIT_BAD_INPUT;
 		}
@@ -137,9 +138,8 @@ static int analyse(const struct options *o, struct doc *d, struct doc *base)
 	}
 	if (o->nallocators)
 		compare_allocators(d, o->threshold, o->seed);
-	if ((o->against || o->baseline) &&
-	    compare_documents(base, d, o->against ? o->against : o->baseline, o->against != NULL, o->threshold,
-			      o->seed) != 0) {
+	if ((o->against || o->baseline) && compare_documents(base, d, o->against ? o->against : o->baseline,
+							     o->against != NULL, o->threshold, o->seed) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUN_FAILED;
 	}

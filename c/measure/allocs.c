@@ -10,7 +10,7 @@
 
 #include "measure/launch.h"
 
-#define COUNT_LIB "libcgocost_count.so"
+#define COUNT_LIB    "libcgocost_count.so"
 #define PRELOAD_MARK "CGOCOST_PRELOADED"
 
 void alloc_counts_read(struct alloc_counts *c)
@@ -30,10 +30,10 @@ void alloc_counts_read(struct alloc_counts *c)
 static const struct {
 	const char *name, *soname, *env;
 } allocators[] = {
-	{"glibc", NULL, NULL},
-	{"jemalloc", "libjemalloc.so.2", "CGOCOST_JEMALLOC"},
-	{"tcmalloc", "libtcmalloc_minimal.so.4", "CGOCOST_TCMALLOC"},
-	{"mimalloc", "libmimalloc.so.2", "CGOCOST_MIMALLOC"},
+	{ "glibc", NULL, NULL },
+	{ "jemalloc", "libjemalloc.so.2", "CGOCOST_JEMALLOC" },
+	{ "tcmalloc", "libtcmalloc_minimal.so.4", "CGOCOST_TCMALLOC" },
+	{ "mimalloc", "libmimalloc.so.2", "CGOCOST_MIMALLOC" },
 };
 
 int allocator_soname(const char *name, const char **soname)
@@ -88,8 +88,10 @@ int preload_reexec(const char *malloc_name, int count_allocs, char **argv, char 
 			 * missing; the re-executed process verifies the rest */
 			const char *e = dlerror();
 			if (e == NULL || strstr(e, "cannot open shared object file")) {
-				snprintf(err, errlen, "--malloc %s: the library loader cannot find %s (install it: scripts/setup.sh)",
-					 malloc_name, soname);
+				snprintf(
+					err, errlen,
+					"--malloc %s: the library loader cannot find %s (install it: scripts/setup.sh)",
+					malloc_name, soname);
 				return 2;
 			}
 		} else {

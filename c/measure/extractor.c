@@ -14,16 +14,15 @@ int plugin_config_format(const struct plugin_config *c, char *buf, size_t len)
 		n = snprintf(buf, len, "%s", c->raw);
 		return n < 0 || (size_t)n >= len ? -1 : 0;
 	}
-	n = snprintf(buf, len, "{\"async\":%s,\"work\":\"%s\",\"extra_ns\":%llu}",
-			 c->async ? "true" : "false", work_name(c->work),
-			 (unsigned long long)c->extra_ns);
+	n = snprintf(buf, len, "{\"async\":%s,\"work\":\"%s\",\"extra_ns\":%llu}", c->async ? "true" : "false",
+		     work_name(c->work), (unsigned long long)c->extra_ns);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 static uint32_t field_type(uint32_t id)
 {
 	return id >= FIELD_WORK_BASE && (id - FIELD_WORK_BASE) % 3 == KIND_STR ? 9 /* FTYPE_STRING */
-										 : 8 /* FTYPE_UINT64 */;
+									       : 8 /* FTYPE_UINT64 */;
 }
 
 static int field_set(ss_plugin_extract_field *f, char *name, size_t namelen, uint32_t id)
@@ -44,7 +43,7 @@ static void event_build(unsigned char *buf, size_t cap)
 {
 	static const char payload[] = "cgocost";
 	ss_plugin_event hdr;
-	uint32_t lens[2] = {4, sizeof(payload)};
+	uint32_t lens[2] = { 4, sizeof(payload) };
 	uint32_t plugin_id = 999;
 	size_t len = sizeof(hdr) + sizeof(lens) + sizeof(plugin_id) + sizeof(payload);
 
@@ -59,8 +58,7 @@ static void event_build(unsigned char *buf, size_t cap)
 	memcpy(buf + sizeof(hdr) + sizeof(lens) + sizeof(plugin_id), payload, sizeof(payload));
 }
 
-int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t nfields,
-		   char *err, size_t errlen)
+int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t nfields, char *err, size_t errlen)
 {
 	char config[1100];
 	ss_plugin_init_input init;
@@ -146,8 +144,8 @@ int extractor_probe(struct extractor *x, struct probe *p, char *err, size_t errl
 	}
 	for (int i = 0; i < PROBE_FIELDS; i++) {
 		if (x->probe_fields[i].res_len != 1) {
-			snprintf(err, errlen, "probe field %s returned %llu values, want 1",
-				 x->probe_fields[i].field, (unsigned long long)x->probe_fields[i].res_len);
+			snprintf(err, errlen, "probe field %s returned %llu values, want 1", x->probe_fields[i].field,
+				 (unsigned long long)x->probe_fields[i].res_len);
 			return -1;
 		}
 		v[i] = x->probe_fields[i].res.u64[0];

@@ -17,8 +17,8 @@
 #include "measure/plugin_fields.h"
 
 struct plugin_config {
-	int async;	  /* ask the SDK for async extraction */
-	enum work work;	  /* what each timed field returns */
+	int async;	   /* ask the SDK for async extraction */
+	enum work work;	   /* what each timed field returns */
 	uint64_t extra_ns; /* calibrated slowdown inside Extract */
 	const char *raw;   /* when set, the init string passed verbatim */
 };
@@ -26,7 +26,7 @@ struct plugin_config {
 /* Formats the JSON init configuration the mock plugin reads. */
 int plugin_config_format(const struct plugin_config *c, char *buf, size_t len);
 
-#define PROBE_FIELDS 6
+#define PROBE_FIELDS   6
 #define FIELD_NAME_MAX 24
 
 struct extractor {
@@ -44,9 +44,9 @@ struct extractor {
 
 /* What the untimed probe extraction reports. */
 struct probe {
-	uint64_t calls;		   /* Extract calls this instance served, this one included */
-	uint64_t tid;		   /* OS thread that ran Extract */
-	uint64_t cpu;		   /* CPU it ran on */
+	uint64_t calls; /* Extract calls this instance served, this one included */
+	uint64_t tid;	/* OS thread that ran Extract */
+	uint64_t cpu;	/* CPU it ran on */
 	uint64_t gomaxprocs;
 	uint64_t async_configured; /* the SDK's process-wide async switch */
 	uint64_t go_allocs;	   /* Go heap objects allocated since start */
@@ -54,8 +54,7 @@ struct probe {
 
 /* plugin_init with the configuration; fields = K fields of the work type.
  * Returns 0, or -1 with a message in err (the instance is then destroyed). */
-int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t fields,
-		   char *err, size_t errlen);
+int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t fields, char *err, size_t errlen);
 void extractor_close(struct extractor *x);
 int extractor_probe(struct extractor *x, struct probe *p, char *err, size_t errlen);
 
@@ -74,8 +73,7 @@ static inline int extractor_check(const struct extractor *x, uint64_t evtnum)
 		break;
 	case WORK_U64:
 		for (i = 0; i < x->nfields; i++)
-			if (x->fields[i].res_len != 1 ||
-			    x->fields[i].res.u64[0] != mock_u64_value(evtnum, i))
+			if (x->fields[i].res_len != 1 || x->fields[i].res.u64[0] != mock_u64_value(evtnum, i))
 				return EXTRACT_WRONG_VALUE;
 		break;
 	case WORK_STR:

@@ -167,8 +167,8 @@ static int measure_handoff(struct floors *f, uint64_t warmup, char *err, size_t 
 	return 0;
 }
 
-int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu,
-		   int cpu_a, int cpu_b, char *err, size_t errlen)
+int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
+		   int cpu_b, char *err, size_t errlen)
 {
 	struct call_job job;
 	pthread_t t;
@@ -199,8 +199,7 @@ int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warm
 		return -1;
 	}
 	if (cpu_a < 0 || cpu_b < 0) {
-		snprintf(f->handoff_why, sizeof(f->handoff_why),
-			 "needs two CPUs and this process may run on one");
+		snprintf(f->handoff_why, sizeof(f->handoff_why), "needs two CPUs and this process may run on one");
 		return 0;
 	}
 	if (measure_handoff(f, warmup, err, errlen) != 0) {

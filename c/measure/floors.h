@@ -13,19 +13,19 @@
 void cgocost_c_noop(void);
 
 struct floors {
-	struct series c_call;	/* C -> C no-op through a volatile pointer */
-	struct series go_raw;	/* C -> Go raw //export no-op */
+	struct series c_call;	 /* C -> C no-op through a volatile pointer */
+	struct series go_raw;	 /* C -> Go raw //export no-op */
 	uint64_t go_raw_cold_ns; /* the first C->Go call on a new C thread */
-	struct series handoff;	/* C thread <-> C thread cache-line round trip */
+	struct series handoff;	 /* C thread <-> C thread cache-line round trip */
 	int handoff_measured;
-	int cpu_a, cpu_b;	/* CPUs of the round trip */
-	char handoff_why[160];	/* why the round trip was not measured */
+	int cpu_a, cpu_b;      /* CPUs of the round trip */
+	char handoff_why[160]; /* why the round trip was not measured */
 };
 
 /* cpu_a/cpu_b: the CPUs for the round trip (-1: cannot measure it);
  * caller_cpu: pin the call floors there (-1: no pinning). */
-int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu,
-		   int cpu_a, int cpu_b, char *err, size_t errlen);
+int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
+		   int cpu_b, char *err, size_t errlen);
 void floors_free(struct floors *f);
 
 #endif

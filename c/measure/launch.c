@@ -53,7 +53,7 @@ int launch_capture(char *const argv[], char **out, char **errout, char *err, siz
 {
 	int po[2], pe[2], status;
 	pid_t pid;
-	struct buf bo = {0}, be = {0};
+	struct buf bo = { 0 }, be = { 0 };
 	struct pollfd fds[2];
 	int open_fds = 2;
 
@@ -77,8 +77,8 @@ int launch_capture(char *const argv[], char **out, char **errout, char *err, siz
 	}
 	close(po[1]);
 	close(pe[1]);
-	fds[0] = (struct pollfd){.fd = po[0], .events = POLLIN};
-	fds[1] = (struct pollfd){.fd = pe[0], .events = POLLIN};
+	fds[0] = (struct pollfd){ .fd = po[0], .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = pe[0], .events = POLLIN };
 	while (open_fds > 0) {
 		if (poll(fds, 2, -1) < 0) {
 			if (errno == EINTR)

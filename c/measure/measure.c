@@ -46,9 +46,10 @@ static int run_verified(const struct options *o, const struct run *r, char *err,
 		}
 	for (uint32_t i = 0; status == EXIT_OK && i < r->nplugins; i++)
 		if (!o->async && r->plugins[i].async_in_effect) {
-			snprintf(msg, sizeof(msg),
-				 "plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report",
-				 i + 1, (unsigned long long)r->plugins[i].after.tid, (int)r->plugins[i].caller_tid);
+			snprintf(
+				msg, sizeof(msg),
+				"plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report",
+				i + 1, (unsigned long long)r->plugins[i].after.tid, (int)r->plugins[i].caller_tid);
 			say(err, errlen, msg);
 			status = EXIT_RUN_FAILED;
 		}
@@ -109,7 +110,8 @@ static int measure_scenario(const struct options *o, enum scenario scen, const s
 			    const struct floors *f, struct doc *d, char *err, size_t errlen)
 {
 	struct plugin_config pc = {
-		.async = o->async, .work = o->work, .extra_ns = o->extra_ns, .raw = o->plugin_config};
+		.async = o->async, .work = o->work, .extra_ns = o->extra_ns, .raw = o->plugin_config
+	};
 	struct extractor *xs;
 	struct pool pool;
 	struct run r;
@@ -161,8 +163,7 @@ int measure_here(const struct options *o, const struct machine *m, const struct 
 	if (o->floors) {
 		int a, b;
 		handoff_cpus(o, m, &a, &b);
-		if (floors_measure(&f, o->n, o->batches, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err,
-				   errlen) != 0)
+		if (floors_measure(&f, o->n, o->batches, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err, errlen) != 0)
 			return EXIT_RUN_FAILED;
 		have_floors = 1;
 	}

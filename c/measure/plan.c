@@ -80,8 +80,7 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 	return 0;
 }
 
-int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store,
-	       size_t storelen)
+int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store, size_t storelen)
 {
 	struct options co = *o;
 	int n;
@@ -110,8 +109,7 @@ static void progress(int on, uint32_t done, uint32_t total, const struct variant
 		return;
 	base = strrchr(v->exe, '/');
 	fprintf(stderr, "\r\033[Klaunch %u/%u: %s%s%s%s", done + 1, total, base ? base + 1 : v->exe,
-		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "",
-		v->malloc_name ? v->malloc_name : "");
+		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "");
 	fflush(stderr);
 }
 
@@ -192,8 +190,7 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 	return status;
 }
 
-int plan_document(struct plan *p, int from, int to, const struct machine_rec *m, const struct options *o,
-		  struct doc *d)
+int plan_document(struct plan *p, int from, int to, const struct machine_rec *m, const struct options *o, struct doc *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->schema_version = SCHEMA_VERSION;
@@ -218,7 +215,7 @@ int plan_document(struct plan *p, int from, int to, const struct machine_rec *m,
 void plan_free(struct plan *p)
 {
 	for (int i = 0; i < p->nv; i++) {
-		struct doc owner = {.cells = p->v[i].cells, .ncells = p->v[i].ncells};
+		struct doc owner = { .cells = p->v[i].cells, .ncells = p->v[i].ncells };
 		doc_free(&owner);
 	}
 	memset(p, 0, sizeof(*p));

@@ -40,7 +40,6 @@ void plan_free(struct plan *p);
 
 /* The argument list of a child launch of a variant (NULL-terminated; the
  * strings live in store). */
-int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store,
-	       size_t storelen);
+int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store, size_t storelen);
 
 #endif

@@ -28,11 +28,11 @@ int cgocost_goroutines(char *buf, int n);
 
 /* What the linked plugin library is, read from the process itself. */
 struct plugin_info {
-	const char *lib_kind;	   /* "archive" or "shared", from where plugin_init lives */
-	char lib_path[PATH_MAX];   /* the file that holds plugin_init */
-	const char *go_version;	   /* runtime.Version() of the plugin */
-	const char *sdk_version;   /* plugin SDK module version from the build info */
-	int max_handle;		   /* the SDK's cgo handle limit: instances alive at once */
+	const char *lib_kind;	 /* "archive" or "shared", from where plugin_init lives */
+	char lib_path[PATH_MAX]; /* the file that holds plugin_init */
+	const char *go_version;	 /* runtime.Version() of the plugin */
+	const char *sdk_version; /* plugin SDK module version from the build info */
+	int max_handle;		 /* the SDK's cgo handle limit: instances alive at once */
 };
 
 int plugin_info_read(struct plugin_info *info);

@@ -7,7 +7,7 @@ static const char *const probe_names[FIELD_WORK_BASE] = {
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
 };
 
-static const char *const kind_names[3] = {"noop", "u64", "str"};
+static const char *const kind_names[3] = { "noop", "u64", "str" };
 
 int mock_field_name(uint32_t id, char *buf, size_t len)
 {
@@ -24,10 +24,8 @@ int mock_field_name(uint32_t id, char *buf, size_t len)
 }
 
 static const char *const str_values[16] = {
-	"cgocost-0", "cgocost-1", "cgocost-2", "cgocost-3",
-	"cgocost-4", "cgocost-5", "cgocost-6", "cgocost-7",
-	"cgocost-8", "cgocost-9", "cgocost-a", "cgocost-b",
-	"cgocost-c", "cgocost-d", "cgocost-e", "cgocost-f",
+	"cgocost-0", "cgocost-1", "cgocost-2", "cgocost-3", "cgocost-4", "cgocost-5", "cgocost-6", "cgocost-7",
+	"cgocost-8", "cgocost-9", "cgocost-a", "cgocost-b", "cgocost-c", "cgocost-d", "cgocost-e", "cgocost-f",
 };
 
 const char *mock_str_value(uint64_t evtnum, uint64_t lane)

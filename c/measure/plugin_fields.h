@@ -20,7 +20,7 @@ enum mock_field {
 
 /* Work fields come in lanes of three (noop, u64, str): the SDK keys result
  * buffers by field id, so K fields in one call need K distinct ids. */
-#define MOCK_MAX_LANES 256
+#define MOCK_MAX_LANES	256
 #define MOCK_NUM_FIELDS (FIELD_WORK_BASE + 3 * MOCK_MAX_LANES)
 
 enum mock_kind { KIND_NOOP = 0, KIND_U64, KIND_STR };

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pool_open(struct pool *p, int size, const struct plugin_config *c, uint32_t fields, char *err,
-	      size_t errlen)
+int pool_open(struct pool *p, int size, const struct plugin_config *c, uint32_t fields, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof(*p));
 	p->items = calloc((size_t)size, sizeof(*p->items));

@@ -19,8 +19,7 @@ struct pool {
 
 /* Initializes size instances, one at a time (the SDK forbids concurrent
  * plugin_init). Returns 0, or -1 with a message (nothing left allocated). */
-int pool_open(struct pool *p, int size, const struct plugin_config *c, uint32_t fields, char *err,
-	      size_t errlen);
+int pool_open(struct pool *p, int size, const struct plugin_config *c, uint32_t fields, char *err, size_t errlen);
 void pool_close(struct pool *p);
 struct extractor *pool_take(struct pool *p);
 void pool_give(struct pool *p, struct extractor *x);

@@ -9,8 +9,8 @@
 
 #include "measure/allocs.h"
 
-void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
-	       const char *scenario, const char *work, unsigned plugins, unsigned fields, const char *malloc_name)
+void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect, const char *scenario,
+	       const char *work, unsigned plugins, unsigned fields, const char *malloc_name)
 {
 	const char *mode = in_effect;
 	char scen[40] = "", flds[32] = "", alloc[40] = "";
@@ -98,7 +98,7 @@ static int record_caller(struct caller_rec *c, const struct plugin_run *p)
 		return -1;
 	c->nbatches = p->batches.nbatches;
 	for (uint32_t b = 0; b < p->batches.nbatches; b++)
-		c->batches[b] = (struct batch_rec){p->batches.ns[b], p->batches.ops[b]};
+		c->batches[b] = (struct batch_rec){ p->batches.ns[b], p->batches.ops[b] };
 	c->cold_ns = p->cold_ns;
 	c->tid = p->caller_tid;
 	c->cpu_first = p->caller_cpu_first;
@@ -152,11 +152,11 @@ int record_launch(struct launch_rec *l, const struct run *r, const struct option
 	l->has_floors = f != NULL;
 	if (f)
 		record_floors(&l->floors, f);
-	l->c_allocs = (struct c_allocs_rec){.counted = r->c_counted,
-					    .mallocs = r->c_mallocs,
-					    .frees = r->c_frees,
-					    .mallocs_per_iteration = (double)r->c_mallocs / requests,
-					    .frees_per_iteration = (double)r->c_frees / requests};
+	l->c_allocs = (struct c_allocs_rec){ .counted = r->c_counted,
+					     .mallocs = r->c_mallocs,
+					     .frees = r->c_frees,
+					     .mallocs_per_iteration = (double)r->c_mallocs / requests,
+					     .frees_per_iteration = (double)r->c_frees / requests };
 	l->pool_waits = r->scenario == SCEN_REUSE ? (int64_t)r->pool_waits : -1;
 	return 0;
 }

@@ -26,8 +26,8 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
  * lib=archive/mode=async/work=noop/p=1, with /scenario=, /fields= and
  * /malloc= (an allocator asked for by name) when they apply. A run that
  * asked for async and did not get it is named mode=sync-fallback. */
-void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect,
-	       const char *scenario, const char *work, unsigned plugins, unsigned fields, const char *malloc_name);
+void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect, const char *scenario,
+	       const char *work, unsigned plugins, unsigned fields, const char *malloc_name);
 
 /* Why async was asked for and not in effect, from what the plugin reported. */
 const char *async_not_in_effect_reason(const struct probe *p);

@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/status.h"
 #include "measure/allocs.h"
-#include "base/clock.h"
 #include "measure/sysinfo.h"
 #include "measure/watchdog.h"
 
@@ -52,16 +52,16 @@ static void thread_snapshot_take(struct thread_snapshot *t)
 struct shared {
 	const struct options *o;
 	enum scenario scen;
-	struct pool *pool;	     /* SCEN_REUSE */
-	pthread_mutex_t init_mu;     /* SCEN_ALLOC: init and destroy one at a time */
-	struct plugin_config pc;     /* SCEN_ALLOC: what each new instance gets */
-	pthread_mutex_t gate_mu;     /* start gate: main opens it once every thread exists */
+	struct pool *pool;	 /* SCEN_REUSE */
+	pthread_mutex_t init_mu; /* SCEN_ALLOC: init and destroy one at a time */
+	struct plugin_config pc; /* SCEN_ALLOC: what each new instance gets */
+	pthread_mutex_t gate_mu; /* start gate: main opens it once every thread exists */
 	pthread_cond_t gate_cv;
-	int gate;		     /* 0 closed, 1 go, -1 abort (a thread could not be created) */
-	_Atomic uint32_t warm;	     /* callers done warming up */
-	_Atomic int go;		     /* the last of them took the snapshot: time */
-	pthread_barrier_t finish;    /* every caller done timing (sleeping wait) */
-	pthread_barrier_t measured;  /* the end snapshot is taken: probe */
+	int gate;		    /* 0 closed, 1 go, -1 abort (a thread could not be created) */
+	_Atomic uint32_t warm;	    /* callers done warming up */
+	_Atomic int go;		    /* the last of them took the snapshot: time */
+	pthread_barrier_t finish;   /* every caller done timing (sleeping wait) */
+	pthread_barrier_t measured; /* the end snapshot is taken: probe */
 	uint64_t window_start_ns, window_end_ns;
 	struct snapshot start, end;
 };
@@ -78,11 +78,11 @@ static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int s
 	pr->failed = 1;
 	if (status == EXTRACT_WRONG_VALUE)
 		snprintf(pr->error, sizeof(pr->error),
-			 "plugin %u: %s extraction of event %llu returned a wrong or missing value",
-			 pr->index, what, (unsigned long long)evtnum);
+			 "plugin %u: %s extraction of event %llu returned a wrong or missing value", pr->index, what,
+			 (unsigned long long)evtnum);
 	else
-		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s extraction of event %llu failed: %s",
-			 pr->index, what, (unsigned long long)evtnum,
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s extraction of event %llu failed: %s", pr->index,
+			 what, (unsigned long long)evtnum,
 			 status == EXTRACT_FAILED ? "plugin_extract_fields returned failure" : "unknown");
 }
 
@@ -167,8 +167,8 @@ static void start_together(struct shared *sh)
 static void end_together(struct shared *sh, uint64_t end_ns)
 {
 	uint64_t prev = __atomic_load_n(&sh->window_end_ns, __ATOMIC_RELAXED);
-	while (end_ns > prev && !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0,
-							     __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+	while (end_ns > prev &&
+	       !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 	if (pthread_barrier_wait(&sh->finish) == PTHREAD_BARRIER_SERIAL_THREAD)
 		snapshot_take(&sh->end);
@@ -176,8 +176,9 @@ static void end_together(struct shared *sh, uint64_t end_ns)
 }
 
 enum phase { PH_START, PH_COLD, PH_PROBE, PH_WARMUP, PH_BATCHES, PH_PROBE_AFTER, PH_DONE };
-static const char *const phase_names[] = {"start", "the cold extraction", "the first probe",
-					   "the warm-up", "a timed batch", "the last probe", "done"};
+static const char *const phase_names[] = { "start",	  "the cold extraction", "the first probe",
+					   "the warm-up", "a timed batch",	 "the last probe",
+					   "done" };
 
 static void step(struct job *j, enum phase ph)
 {
@@ -299,20 +300,21 @@ static void verify_after(struct job *j)
 	}
 	if (j->sh->scen == SCEN_EXTRACT && pr->after.calls - pr->before.calls != want) {
 		pr->failed = 1;
-		snprintf(pr->error, sizeof(pr->error),
-			 "plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
-			 pr->index, (unsigned long long)(pr->after.calls - pr->before.calls),
-			 (unsigned long long)want);
+		snprintf(
+			pr->error, sizeof(pr->error),
+			"plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
+			pr->index, (unsigned long long)(pr->after.calls - pr->before.calls), (unsigned long long)want);
 		return;
 	}
 	before = pr->before.tid != (uint64_t)pr->caller_tid;
 	after = pr->after.tid != (uint64_t)pr->caller_tid;
 	if (before != after) {
 		pr->failed = 1;
-		snprintf(pr->error, sizeof(pr->error),
-			 "plugin %u: the extraction mode changed during the run (Extract on thread %llu, then %llu; caller %d)",
-			 pr->index, (unsigned long long)pr->before.tid, (unsigned long long)pr->after.tid,
-			 (int)pr->caller_tid);
+		snprintf(
+			pr->error, sizeof(pr->error),
+			"plugin %u: the extraction mode changed during the run (Extract on thread %llu, then %llu; caller %d)",
+			pr->index, (unsigned long long)pr->before.tid, (unsigned long long)pr->after.tid,
+			(int)pr->caller_tid);
 		return;
 	}
 	pr->async_in_effect = after;

@@ -9,9 +9,9 @@
 
 #include "base/names.h"
 #include "measure/extractor.h"
-#include "model/options.h"
 #include "measure/pool.h"
 #include "measure/series.h"
+#include "model/options.h"
 
 struct noise {
 	uint64_t thread_cpu_ns;	 /* CPU time of the caller over its timed batches */
@@ -23,12 +23,12 @@ struct noise {
 struct plugin_run {
 	uint32_t index; /* 1-based, as printed */
 	struct series batches;
-	uint64_t cold_ns;	     /* the first extraction of this thread, alone */
+	uint64_t cold_ns; /* the first extraction of this thread, alone */
 	pid_t caller_tid;
 	int caller_cpu_first, caller_cpu_last;
-	int pinned_cpu;		     /* -1 when not pinned */
-	struct probe before, after;  /* untimed probes around warm-up and batches */
-	int async_in_effect;	     /* Extract ran on another thread than the caller */
+	int pinned_cpu;		    /* -1 when not pinned */
+	struct probe before, after; /* untimed probes around warm-up and batches */
+	int async_in_effect;	    /* Extract ran on another thread than the caller */
 	struct noise noise;
 	double median_per_op, slowest_per_op; /* of its batches */
 	uint32_t stalls;		      /* batches 1 ms or more above the median */
@@ -42,18 +42,18 @@ struct run {
 	enum scenario scenario;
 	uint32_t nplugins;
 	struct plugin_run *plugins;
-	uint64_t wall_ns;	  /* from the common start of timing to the last end */
-	uint64_t process_cpu_ns;  /* process CPU time over the same window */
-	uint64_t go_allocs;	  /* Go heap objects allocated process-wide over the window */
-	uint64_t go_alloc_bytes;  /* and their bytes */
-	int c_counted;		  /* C-side malloc counting was active (--count-allocs) */
-	uint64_t c_mallocs, c_frees; /* C-side allocations over the window, all threads */
+	uint64_t wall_ns;	       /* from the common start of timing to the last end */
+	uint64_t process_cpu_ns;       /* process CPU time over the same window */
+	uint64_t go_allocs;	       /* Go heap objects allocated process-wide over the window */
+	uint64_t go_alloc_bytes;       /* and their bytes */
+	int c_counted;		       /* C-side malloc counting was active (--count-allocs) */
+	uint64_t c_mallocs, c_frees;   /* C-side allocations over the window, all threads */
 	unsigned long long pool_waits; /* reuse: takes that found the pool empty */
-	int64_t steal_ticks;	  /* machine-wide steal time over the window, -1 if unknown */
-	long clock_ticks;	  /* USER_HZ, to turn ticks into time */
+	int64_t steal_ticks;	       /* machine-wide steal time over the window, -1 if unknown */
+	long clock_ticks;	       /* USER_HZ, to turn ticks into time */
 	/* sums over the callers */
 	uint64_t requests, callers_cpu_ns, vol_switches, invol_switches;
-	int64_t migrations;	  /* -1 if unknown for any caller */
+	int64_t migrations; /* -1 if unknown for any caller */
 };
 
 /* Runs one scenario: xs[0..o->plugins) for SCEN_EXTRACT, pool for

@@ -49,7 +49,6 @@ double series_per_op(const struct series *s)
 	return s->total_ops ? (double)s->total_ns / (double)s->total_ops : 0.0;
 }
 
-
 uint32_t batches_stalls(const struct series *s, double *slowest_per_op, double *median_per_op)
 {
 	double *ns = malloc(s->nbatches * sizeof(*ns));

@@ -106,8 +106,8 @@ int64_t steal_ticks(void)
 
 	if (read_proc("/proc/stat", buf, sizeof(buf)) != 0)
 		return -1;
-	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
-		   &v[5], &v[6], &v[7]) != 8)
+	if (sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+		   &v[7]) != 8)
 		return -1;
 	return (int64_t)v[7];
 }

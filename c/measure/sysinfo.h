@@ -11,8 +11,8 @@ struct machine {
 	char kernel[128];
 	char arch[72];
 	int online_cpus;
-	int allowed_cpus;	  /* CPUs in this process's affinity mask */
-	int allowed[1024];	  /* their numbers, ascending */
+	int allowed_cpus;  /* CPUs in this process's affinity mask */
+	int allowed[1024]; /* their numbers, ascending */
 };
 
 int machine_read(struct machine *m);

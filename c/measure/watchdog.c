@@ -72,7 +72,7 @@ static void stalled(struct watchdog *w, uint32_t i, uint64_t idle_ns)
 static void *watch(void *arg)
 {
 	struct watchdog *w = arg;
-	struct timespec tick = {0, 200000000};
+	struct timespec tick = { 0, 200000000 };
 
 	while (!atomic_load(&w->stop)) {
 		uint64_t now = now_ns();
@@ -89,18 +89,18 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout_s,
-				const char *const *phase_names, int exit_status)
+struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout_s, const char *const *phase_names,
+				int exit_status)
 {
 	struct watchdog *w;
 
 	if (timeout_s == 0 || (w = calloc(1, sizeof(*w))) == NULL)
 		return NULL;
-	*w = (struct watchdog){.p = p,
-			       .n = n,
-			       .timeout_ns = (uint64_t)timeout_s * 1000000000u,
-			       .phase_names = phase_names,
-			       .exit_status = exit_status};
+	*w = (struct watchdog){ .p = p,
+				.n = n,
+				.timeout_ns = (uint64_t)timeout_s * 1000000000u,
+				.phase_names = phase_names,
+				.exit_status = exit_status };
 	if (pthread_create(&w->thread, NULL, watch, w) != 0) {
 		free(w);
 		return NULL;

@@ -9,9 +9,9 @@
 
 /* What one caller last reported; the caller writes, the watchdog reads. */
 struct progress {
-	_Atomic uint64_t at_ns;	  /* when it last finished a step */
+	_Atomic uint64_t at_ns;	   /* when it last finished a step */
 	_Atomic uint64_t slack_ns; /* extra patience: 20 batches at the warm-up's pace */
-	_Atomic int phase;	  /* index into the phase names */
+	_Atomic int phase;	   /* index into the phase names */
 	_Atomic int done;
 };
 
@@ -20,8 +20,8 @@ struct watchdog;
 /* Watches p[0..n): a caller whose at_ns is older than timeout_s plus its
  * slack ends the process with exit_status (after a message naming
  * phase_names[phase]). NULL when it could not start (or timeout_s is 0). */
-struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout_s,
-				const char *const *phase_names, int exit_status);
+struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout_s, const char *const *phase_names,
+				int exit_status);
 void watchdog_stop(struct watchdog *w);
 
 #endif

@@ -99,8 +99,7 @@ static void close_obj(struct obj *o)
 
 	if (o->c->dir != READ || o->c->bad || (int)json_object_size(o->j) == o->nseen)
 		return;
-	json_object_foreach(o->j, key, v)
-	{
+	json_object_foreach (o->j, key, v) {
 		int known = 0;
 		for (int i = 0; i < o->nseen && !known; i++)
 			known = strcmp(o->seen[i], key) == 0;
@@ -167,8 +166,7 @@ static void num(struct obj *o, const char *key, double *v, int as_int)
 {
 	json_t *j;
 	if (o->c->dir == WRITE)
-		put(o, key,
-		    !isfinite(*v) ? json_null() : as_int ? json_integer((json_int_t)*v) : json_real(*v));
+		put(o, key, !isfinite(*v) ? json_null() : as_int ? json_integer((json_int_t)*v) : json_real(*v));
 	else if (o->c->dir == READ && (j = get(o, key, 1)) != NULL) {
 		if (json_is_null(j))
 			*v = NAN;
@@ -215,7 +213,7 @@ static void str(struct obj *o, const char *key, char *buf, size_t len, int nulla
 	}
 }
 
-#define f_str(o, key, buf) str(o, key, buf, sizeof(buf), 0)
+#define f_str(o, key, buf)  str(o, key, buf, sizeof(buf), 0)
 #define f_strn(o, key, buf) str(o, key, buf, sizeof(buf), 1)
 
 /* A key that only some records have. WRITE: whether to write it (*present);
@@ -231,7 +229,7 @@ typedef void (*visit_fn)(struct obj *o, void *rec);
 
 static void visit(struct codec *c, json_t *j, visit_fn fn, void *rec)
 {
-	struct obj o = {.c = c, .j = j};
+	struct obj o = { .c = c, .j = j };
 	fn(&o, rec);
 	close_obj(&o);
 }
@@ -310,8 +308,7 @@ static void list(struct obj *o, const char *key, void **items, size_t *n, size_t
 		return;
 	}
 	at = path_push(o->c, key, -1);
-	json_array_foreach(a, i, j)
-	{
+	json_array_foreach (a, i, j) {
 		size_t at2 = path_push(o->c, "", (long)i);
 		*n = i + 1;
 		if (!json_is_object(j))
@@ -352,8 +349,7 @@ static void f_nums(struct obj *o, const char *key, double **x, size_t *n)
 			failf(o->c, "out of memory");
 			return;
 		}
-		json_array_foreach(a, i, v)
-		{
+		json_array_foreach (a, i, v) {
 			if (!json_is_number(v) && !json_is_null(v)) {
 				wrong(o, key, "an array of numbers");
 				return;
@@ -526,7 +522,7 @@ static void launch_fields(struct obj *o, void *rec)
 static void outlier_fields(struct obj *o, void *rec)
 {
 	stats_summary *s = rec;
-	uint64_t v[4] = {s->low_severe, s->low_mild, s->high_mild, s->high_severe};
+	uint64_t v[4] = { s->low_severe, s->low_mild, s->high_mild, s->high_severe };
 	f_u64(o, "low_severe", &v[0]);
 	f_u64(o, "low_mild", &v[1]);
 	f_u64(o, "high_mild", &v[2]);
@@ -676,7 +672,7 @@ static void comparison_fields(struct obj *o, void *rec)
 	f_bool(o, "regressed", &c->regressed);
 }
 
-#define SAMPLES_BATCHES "batches of one launch (not independent: use --launches)"
+#define SAMPLES_BATCHES	 "batches of one launch (not independent: use --launches)"
 #define SAMPLES_LAUNCHES "launch medians (one per fresh process)"
 
 static void analysis_fields(struct obj *o, void *rec)
@@ -719,7 +715,7 @@ static void doc_fields(struct obj *o, void *rec)
 
 json_t *doc_to_json(const struct doc *d)
 {
-	struct codec c = {.dir = WRITE};
+	struct codec c = { .dir = WRITE };
 	json_t *j = json_object();
 	visit(&c, j, doc_fields, (void *)d);
 	return j;
@@ -727,7 +723,7 @@ json_t *doc_to_json(const struct doc *d)
 
 int doc_from_json(struct doc *d, const json_t *j, char *err, size_t errlen)
 {
-	struct codec c = {.dir = READ, .err = err, .errlen = errlen};
+	struct codec c = { .dir = READ, .err = err, .errlen = errlen };
 
 	memset(d, 0, sizeof(*d));
 	if (!json_is_object(j)) {
@@ -744,7 +740,7 @@ int doc_from_json(struct doc *d, const json_t *j, char *err, size_t errlen)
 
 void doc_free(struct doc *d)
 {
-	struct codec c = {.dir = FREE};
+	struct codec c = { .dir = FREE };
 	visit(&c, NULL, doc_fields, d);
 	memset(d, 0, sizeof(*d));
 }

@@ -22,7 +22,7 @@
 #include "stats/stats.h"
 
 #define SCHEMA_VERSION 1
-#define GENERATOR "cgocost bench"
+#define GENERATOR      "cgocost bench"
 
 #define MODEL_NAME_MAX 256
 #define MODEL_TEXT_MAX 256
@@ -41,7 +41,7 @@ struct machine_rec {
  * not measured. */
 struct floors_rec {
 	double c_call_ns, go_raw_ns, go_raw_cold_ns, handoff_ns;
-	int handoff_cpus[2]; /* -1, -1: no round trip measured */
+	int handoff_cpus[2];   /* -1, -1: no round trip measured */
 	char handoff_why[160]; /* why not ("" when it was measured) */
 };
 
@@ -60,7 +60,7 @@ struct caller_rec {
 	uint64_t cold_ns;
 	int64_t tid;
 	int cpu_first, cpu_last;
-	int64_t pinned_cpu;	 /* -1: not pinned */
+	int64_t pinned_cpu;		   /* -1: not pinned */
 	uint64_t extract_tid, extract_cpu; /* where the last probe's Extract ran */
 	int async_in_effect;
 	uint64_t thread_cpu_ns, vol_switches, invol_switches;

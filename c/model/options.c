@@ -30,59 +30,91 @@ enum { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS };
 struct optdef {
 	const char *name; /* long name; NULL: short only */
 	char shortname;
-	const char *arg;  /* argument as shown in the usage; NULL: none */
+	const char *arg; /* argument as shown in the usage; NULL: none */
 	int group;
 	const char *help; /* '\n' starts a continuation line */
 	enum opt_type type;
-	size_t off;	  /* where it lands in struct options */
-	int has_set;	  /* also sets the int at set_off */
+	size_t off;  /* where it lands in struct options */
+	int has_set; /* also sets the int at set_off */
 	size_t set_off;
 	uint64_t min, max;
 	const char *json; /* key in the options record; NULL: not recorded */
 	int child;	  /* a child launch gets it */
 };
 
-#define AT(f) offsetof(struct options, f)
+#define AT(f)	offsetof(struct options, f)
 #define SETS(f) .has_set = 1, .set_off = AT(f)
 
 static const struct optdef table[] = {
-	{.name = "help", .shortname = 'h', .arg = NULL, .group = GROUP_RUN, .help = "this help", .type = T_HELP, .off = 0},
-	{.name = "async", .shortname = 'a', .arg = NULL, .group = GROUP_RUN, .help = "ask the SDK for async extraction (default: sync)", .type = T_FLAG, .off = AT(async), .child = 1},
-	{.name = NULL, .shortname = 'n', .arg = "<number>", .group = GROUP_RUN, .help = "timed extraction requests per plugin (default 10000)", .type = T_U64, .off = AT(n), .min = 1, .max = OPT_MAX_N, .json = "n", .child = 1},
-	{.name = NULL, .shortname = 'p', .arg = "<number>", .group = GROUP_RUN, .help = "plugins running in parallel, one thread each (default 1)", .type = T_INSTANCES, .off = AT(plugins), .json = "plugins", .child = 1},
-	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .help = "timed batches the -n requests are split into (default 10)", .type = T_U32, .off = AT(batches), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1},
-	{.name = "work", .shortname = 0, .arg = "<w>", .group = GROUP_RUN, .help = "noop (the pure crossing), u64 or str (checked values)", .type = T_WORK, .off = AT(work), .json = "work", .child = 1},
-	{.name = "fields", .shortname = 0, .arg = "<K>", .group = GROUP_RUN, .help = "fields per extraction call (default 1)", .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1},
-	{.name = "warmup", .shortname = 0, .arg = "<N>", .group = GROUP_RUN, .help = "untimed extractions right before timing (default 10000)", .type = T_U64, .off = AT(warmup), SETS(warmup_set), .max = OPT_MAX_WARMUP, .json = "warmup", .child = 1},
-	{.name = "extra-ns", .shortname = 0, .arg = "<ns>", .group = GROUP_RUN, .help = "busy-loop this long inside each Extract (regression demo)", .type = T_U64, .off = AT(extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "extra_ns", .child = 1},
-	{.name = "floors", .shortname = 0, .arg = NULL, .group = GROUP_RUN, .help = "also measure the floors: a C call, the raw C->Go call,\na cache-line round trip between two CPUs", .type = T_FLAG, .off = AT(floors), .json = "floors", .child = 1},
-	{.name = "cpus", .shortname = 0, .arg = "<list>", .group = GROUP_RUN, .help = "pin the calling threads, one CPU each (e.g. 0,1 or 0-1)", .type = T_CPUS, .off = 0, .json = "cpus", .child = 1},
-	{.name = "plugin-config", .shortname = 0, .arg = "<s>", .group = GROUP_RUN, .help = "pass this plugin_init configuration verbatim instead\nof the one -a/--extra-ns imply (testing: the mode in\neffect is still verified, never taken from it)", .type = T_TEXT, .off = AT(plugin_config), .max = 1024, .child = 1},
-	{.name = "stall-timeout", .shortname = 0, .arg = "<s>", .group = GROUP_RUN, .help = "give up (exit 3) when a caller makes no progress\nfor this long plus 20 batches at the warm-up's pace\n(default 20, 0: never)", .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1},
-	{.name = "launches", .shortname = 0, .arg = "<L>", .group = GROUP_COMPARE, .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--compare, --against and baselines)", .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches"},
-	{.name = "format", .shortname = 0, .arg = "<f>", .group = GROUP_COMPARE, .help = "text (default), json, or gobench (Go benchmark lines)", .type = T_FORMAT, .off = AT(format)},
-	{.name = "compare", .shortname = 0, .arg = NULL, .group = GROUP_COMPARE, .help = "archive vs shared x sync vs async, interleaved launch by\nlaunch, one table with the ratios", .type = T_FLAG, .off = AT(compare)},
-	{.name = "against", .shortname = 0, .arg = "<exe>", .group = GROUP_COMPARE, .help = "run another build of bench interleaved with this one and\njudge this build against it", .type = T_TEXT, .off = AT(against)},
-	{.name = "save-baseline", .shortname = 0, .arg = "<file>", .group = GROUP_COMPARE, .help = "store this run (JSON, written atomically)", .type = T_TEXT, .off = AT(save_baseline)},
-	{.name = "baseline", .shortname = 0, .arg = "<file>", .group = GROUP_COMPARE, .help = "judge this run against a stored one", .type = T_TEXT, .off = AT(baseline)},
-	{.name = "threshold", .shortname = 0, .arg = "<pct>", .group = GROUP_COMPARE, .help = "noise band of the verdict (default 5)", .type = T_PERCENT, .off = AT(threshold), .max = 1000},
-	{.name = "seed", .shortname = 0, .arg = "<n>", .group = GROUP_COMPARE, .help = "bootstrap seed of the change intervals (default 1)", .type = T_U64, .off = AT(seed), .max = UINT64_MAX},
-	{.name = "async-extra-ns", .shortname = 0, .arg = "<ns>", .group = GROUP_COMPARE, .help = "--extra-ns for async cells only", .type = T_U64, .off = AT(async_extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "async_extra_ns"},
-	{.name = "emit-launch", .shortname = 0, .arg = NULL, .group = GROUP_COMPARE, .help = NULL /* internal */, .type = T_FLAG, .off = AT(emit_launch)},
-	{.name = "scenario", .shortname = 0, .arg = "<s>", .group = GROUP_OBJECTS, .help = "extract (default) or lifecycle: per iteration a new\nplugin instance (alloc: init, one extraction, destroy)\nvs one from a pool (reuse); both are measured", .type = T_SCENARIO, .off = AT(lifecycle), .json = "scenario", .child = 1},
-	{.name = "pool", .shortname = 0, .arg = "<N>", .group = GROUP_OBJECTS, .help = "instances in the reuse pool (default -p)", .type = T_INSTANCES, .off = AT(pool), .json = "pool", .child = 1},
-	{.name = "malloc", .shortname = 0, .arg = "<a>", .group = GROUP_OBJECTS, .help = "glibc, jemalloc, tcmalloc or mimalloc: re-execute with\nthat allocator preloaded (verified, named in the header)", .type = T_ALLOCATOR, .off = AT(malloc_name), .json = "malloc", .child = 1},
-	{.name = "count-allocs", .shortname = 0, .arg = NULL, .group = GROUP_OBJECTS, .help = "count C-side mallocs and frees per iteration", .type = T_FLAG, .off = AT(count_allocs), .json = "count_allocs", .child = 1},
-	{.name = "allocators", .shortname = 0, .arg = "<list>", .group = GROUP_OBJECTS, .help = "one cell per allocator (e.g. glibc,jemalloc),\ninterleaved launch by launch, each judged against glibc", .type = T_ALLOCATORS, .off = 0},
-	{.name = "judge", .shortname = 0, .arg = "<base> <cur>", .group = GROUP_OBJECTS, .help = "judge two files of samples (one number per line,\nlower is better) with the same gates; nothing runs", .type = T_JUDGE, .off = 0},
+	/* one option a row, its help on the next line */
+	// clang-format off
+	{.name = "help", .shortname = 'h', .group = GROUP_RUN, .type = T_HELP,
+	 .help = "this help"},
+	{.name = "async", .shortname = 'a', .group = GROUP_RUN, .type = T_FLAG, .off = AT(async), .child = 1,
+	 .help = "ask the SDK for async extraction (default: sync)"},
+	{.shortname = 'n', .arg = "<number>", .group = GROUP_RUN, .type = T_U64, .off = AT(n), .min = 1, .max = OPT_MAX_N, .json = "n", .child = 1,
+	 .help = "timed extraction requests per plugin (default 10000)"},
+	{.shortname = 'p', .arg = "<number>", .group = GROUP_RUN, .type = T_INSTANCES, .off = AT(plugins), .json = "plugins", .child = 1,
+	 .help = "plugins running in parallel, one thread each (default 1)"},
+	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
+	 .help = "timed batches the -n requests are split into (default 10)"},
+	{.name = "work", .arg = "<w>", .group = GROUP_RUN, .type = T_WORK, .off = AT(work), .json = "work", .child = 1,
+	 .help = "noop (the pure crossing), u64 or str (checked values)"},
+	{.name = "fields", .arg = "<K>", .group = GROUP_RUN, .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1,
+	 .help = "fields per extraction call (default 1)"},
+	{.name = "warmup", .arg = "<N>", .group = GROUP_RUN, .type = T_U64, .off = AT(warmup), SETS(warmup_set), .max = OPT_MAX_WARMUP, .json = "warmup", .child = 1,
+	 .help = "untimed extractions right before timing (default 10000)"},
+	{.name = "extra-ns", .arg = "<ns>", .group = GROUP_RUN, .type = T_U64, .off = AT(extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "extra_ns", .child = 1,
+	 .help = "busy-loop this long inside each Extract (regression demo)"},
+	{.name = "floors", .group = GROUP_RUN, .type = T_FLAG, .off = AT(floors), .json = "floors", .child = 1,
+	 .help = "also measure the floors: a C call, the raw C->Go call,\na cache-line round trip between two CPUs"},
+	{.name = "cpus", .arg = "<list>", .group = GROUP_RUN, .type = T_CPUS, .json = "cpus", .child = 1,
+	 .help = "pin the calling threads, one CPU each (e.g. 0,1 or 0-1)"},
+	{.name = "plugin-config", .arg = "<s>", .group = GROUP_RUN, .type = T_TEXT, .off = AT(plugin_config), .max = 1024, .child = 1,
+	 .help = "pass this plugin_init configuration verbatim instead\nof the one -a/--extra-ns imply (testing: the mode in\neffect is still verified, never taken from it)"},
+	{.name = "stall-timeout", .arg = "<s>", .group = GROUP_RUN, .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1,
+	 .help = "give up (exit 3) when a caller makes no progress\nfor this long plus 20 batches at the warm-up's pace\n(default 20, 0: never)"},
+	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
+	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--compare, --against and baselines)"},
+	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
+	 .help = "text (default), json, or gobench (Go benchmark lines)"},
+	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),
+	 .help = "archive vs shared x sync vs async, interleaved launch by\nlaunch, one table with the ratios"},
+	{.name = "against", .arg = "<exe>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(against),
+	 .help = "run another build of bench interleaved with this one and\njudge this build against it"},
+	{.name = "save-baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(save_baseline),
+	 .help = "store this run (JSON, written atomically)"},
+	{.name = "baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(baseline),
+	 .help = "judge this run against a stored one"},
+	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), .max = 1000,
+	 .help = "noise band of the verdict (default 5)"},
+	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX,
+	 .help = "bootstrap seed of the change intervals (default 1)"},
+	{.name = "async-extra-ns", .arg = "<ns>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(async_extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "async_extra_ns",
+	 .help = "--extra-ns for async cells only"},
+	{.name = "emit-launch", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(emit_launch),
+	 .help = NULL /* internal */},
+	{.name = "scenario", .arg = "<s>", .group = GROUP_OBJECTS, .type = T_SCENARIO, .off = AT(lifecycle), .json = "scenario", .child = 1,
+	 .help = "extract (default) or lifecycle: per iteration a new\nplugin instance (alloc: init, one extraction, destroy)\nvs one from a pool (reuse); both are measured"},
+	{.name = "pool", .arg = "<N>", .group = GROUP_OBJECTS, .type = T_INSTANCES, .off = AT(pool), .json = "pool", .child = 1,
+	 .help = "instances in the reuse pool (default -p)"},
+	{.name = "malloc", .arg = "<a>", .group = GROUP_OBJECTS, .type = T_ALLOCATOR, .off = AT(malloc_name), .json = "malloc", .child = 1,
+	 .help = "glibc, jemalloc, tcmalloc or mimalloc: re-execute with\nthat allocator preloaded (verified, named in the header)"},
+	{.name = "count-allocs", .group = GROUP_OBJECTS, .type = T_FLAG, .off = AT(count_allocs), .json = "count_allocs", .child = 1,
+	 .help = "count C-side mallocs and frees per iteration"},
+	{.name = "allocators", .arg = "<list>", .group = GROUP_OBJECTS, .type = T_ALLOCATORS,
+	 .help = "one cell per allocator (e.g. glibc,jemalloc),\ninterleaved launch by launch, each judged against glibc"},
+	{.name = "judge", .arg = "<base> <cur>", .group = GROUP_OBJECTS, .type = T_JUDGE,
+	 .help = "judge two files of samples (one number per line,\nlower is better) with the same gates; nothing runs"},
+	// clang-format on
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
-static const char *const group_titles[] = {NULL, "Samples, comparisons and verdicts:", "Objects and allocators:"};
-static const char *const format_names[] = {"text", "json", "gobench"};
+static const char *const group_titles[] = { NULL, "Samples, comparisons and verdicts:", "Objects and allocators:" };
+static const char *const format_names[] = { "text", "json", "gobench" };
 
-#define FIELD(o, d, type) ((type *)(void *)((char *)(o) + (d)->off))
+#define FIELD(o, d, type)  ((type *)(void *)((char *)(o) + (d)->off))
 #define CFIELD(o, d, type) ((const type *)(const void *)((const char *)(o) + (d)->off))
 
 void options_defaults(struct options *o)
@@ -116,9 +148,10 @@ static void option_label(const struct optdef *d, char *buf, size_t len)
 
 void options_usage(const char *prog, FILE *out)
 {
-	fprintf(out, "usage: %s [options]\n"
-		     "Measures what a C host pays to call plugin_extract_fields of a Go plugin\n"
-		     "built with the Falco plugin SDK for Go, sync or async.\n",
+	fprintf(out,
+		"usage: %s [options]\n"
+		"Measures what a C host pays to call plugin_extract_fields of a Go plugin\n"
+		"built with the Falco plugin SDK for Go, sync or async.\n",
 		prog);
 	for (int g = GROUP_RUN; g <= GROUP_OBJECTS; g++) {
 		fprintf(out, "\n%s%s", group_titles[g] ? group_titles[g] : "", group_titles[g] ? "\n" : "");
@@ -368,14 +401,14 @@ static void getopt_tables(void)
 		const struct optdef *d = &table[i];
 		int has_arg = d->arg ? required_argument : no_argument;
 		if (d->name)
-			long_options[k++] = (struct option){d->name, has_arg, NULL, 256 + (int)i};
+			long_options[k++] = (struct option){ d->name, has_arg, NULL, 256 + (int)i };
 		if (d->shortname) {
 			short_options[s++] = d->shortname;
 			if (d->arg)
 				short_options[s++] = ':';
 		}
 	}
-	long_options[k] = (struct option){NULL, 0, NULL, 0};
+	long_options[k] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static const struct optdef *by_short(int c)
@@ -446,7 +479,8 @@ int options_check(struct options *o, char *err, size_t errlen)
 	if (o->lifecycle && o->pool == 0)
 		o->pool = o->plugins;
 	if (o->nallocators && (o->malloc_name || o->compare || o->against)) {
-		snprintf(err, errlen, "--allocators runs one cell per allocator: not with --malloc, --compare or --against");
+		snprintf(err, errlen,
+			 "--allocators runs one cell per allocator: not with --malloc, --compare or --against");
 		return -1;
 	}
 	if (o->against && o->baseline) {
@@ -540,8 +574,7 @@ static int field_from_json(const struct optdef *d, struct options *o, const json
 		if (!json_is_array(v) || json_array_size(v) > OPT_MAX_CPUS)
 			break;
 		o->ncpus = 0;
-		json_array_foreach(v, k, e)
-		{
+		json_array_foreach (v, k, e) {
 			if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) >= OPT_MAX_CPUS)
 				goto bad;
 			o->cpus[o->ncpus++] = (int)json_integer_value(e);
@@ -580,8 +613,7 @@ int options_from_json(struct options *o, const json_t *rec, char *err, size_t er
 	if (json_object_size(rec) != known) {
 		const char *key;
 		json_t *v;
-		json_object_foreach((json_t *)rec, key, v)
-		{
+		json_object_foreach ((json_t *)rec, key, v) {
 			size_t i;
 			for (i = 0; i < NOPTS && !(table[i].json && strcmp(table[i].json, key) == 0); i++)
 				;

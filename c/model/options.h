@@ -14,28 +14,28 @@
 
 #include "base/names.h"
 
-#define OPT_MAX_N UINT64_C(10000000000) /* 1e10 extractions per plugin */
-#define OPT_MAX_PLUGINS 4096		/* before the SDK's own, lower limit */
-#define OPT_MAX_FIELDS 256
-#define OPT_MAX_BATCHES 100000
-#define OPT_MAX_WARMUP UINT64_C(1000000000)
-#define OPT_MAX_EXTRA_NS UINT64_C(1000000000)
-#define OPT_MAX_CPUS 1024
-#define OPT_MAX_LAUNCHES 1000
-#define OPT_MAX_ALLOCATORS 4
+#define OPT_MAX_N		     UINT64_C(10000000000) /* 1e10 extractions per plugin */
+#define OPT_MAX_PLUGINS		     4096		   /* before the SDK's own, lower limit */
+#define OPT_MAX_FIELDS		     256
+#define OPT_MAX_BATCHES		     100000
+#define OPT_MAX_WARMUP		     UINT64_C(1000000000)
+#define OPT_MAX_EXTRA_NS	     UINT64_C(1000000000)
+#define OPT_MAX_CPUS		     1024
+#define OPT_MAX_LAUNCHES	     1000
+#define OPT_MAX_ALLOCATORS	     4
 #define OPT_DEFAULT_COMPARE_LAUNCHES 10
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
 
 struct options {
-	uint64_t n;		   /* -n: timed extraction requests per plugin */
-	uint32_t plugins;	   /* -p: plugins running in parallel, a thread each */
-	int async;		   /* -a: ask the SDK for async extraction */
-	enum work work;		   /* --work */
-	uint32_t fields;	   /* --fields: fields per extraction call */
-	uint32_t batches;	   /* -r/--runs: timed batches the n requests are split into */
-	uint64_t warmup;	   /* --warmup: untimed extractions right before timing */
+	uint64_t n;	  /* -n: timed extraction requests per plugin */
+	uint32_t plugins; /* -p: plugins running in parallel, a thread each */
+	int async;	  /* -a: ask the SDK for async extraction */
+	enum work work;	  /* --work */
+	uint32_t fields;  /* --fields: fields per extraction call */
+	uint32_t batches; /* -r/--runs: timed batches the n requests are split into */
+	uint64_t warmup;  /* --warmup: untimed extractions right before timing */
 	int warmup_set;
 	uint64_t extra_ns;	   /* --extra-ns: calibrated slowdown inside Extract */
 	int floors;		   /* --floors: measure the floors in the same run */
@@ -57,9 +57,9 @@ struct options {
 	int count_allocs;	   /* --count-allocs: count C-side allocations */
 	int nallocators;	   /* --allocators: one cell per allocator, interleaved */
 	const char *allocators[OPT_MAX_ALLOCATORS];
-	const char *judge[2];	   /* --judge BASE CUR: verdict on two sample files */
-	int emit_launch;	   /* internal: a child launch printing its JSON document */
-	int ncpus;		   /* --cpus: how many CPUs were listed (0: no pinning) */
+	const char *judge[2]; /* --judge BASE CUR: verdict on two sample files */
+	int emit_launch;      /* internal: a child launch printing its JSON document */
+	int ncpus;	      /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
 };
 
@@ -69,8 +69,8 @@ void options_defaults(struct options *o);
  * PARSE_HELP: --help was asked (print usage, exit 0). PARSE_BAD: err holds a
  * one-line message naming the problem. max_plugins is the SDK's limit of
  * live plugin instances (read from the plugin). */
-enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins,
-				char *err, size_t errlen);
+enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins, char *err,
+				size_t errlen);
 
 /* The conflicts between options, and the defaults that depend on others.
  * 0, or -1 with a message. */

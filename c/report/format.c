@@ -37,8 +37,7 @@ void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t e
 		(unsigned long long)extractions);
 }
 
-void report_iteration_line(FILE *out, const char *scenario, uint32_t index, uint64_t elapsed_ns,
-			   uint64_t iterations)
+void report_iteration_line(FILE *out, const char *scenario, uint32_t index, uint64_t elapsed_ns, uint64_t iterations)
 {
 	fprintf(out, "%s plugin %u: %.2f ns/iteration (elapsed time %lluns, iterations %llu)\n", scenario, index,
 		(double)elapsed_ns / (double)iterations, (unsigned long long)elapsed_ns,
@@ -52,5 +51,6 @@ void report_machine_lines(FILE *out, const struct doc *d, const struct cell_rec 
 	fprintf(out, "# machine: %s, %d online CPUs (%d allowed), Linux %s %s\n", m->cpu_model, m->online_cpus,
 		m->allowed_cpus, m->kernel, m->arch);
 	fprintf(out, "# plugin: %s (plugin_init in %s), %s, plugin-sdk-go %s, GOMAXPROCS=%d, SDK handle limit %d\n",
-		c->lib, c->library[0] ? c->library : c->executable, c->go_version, c->sdk_version, c->gomaxprocs, c->max_handle);
+		c->lib, c->library[0] ? c->library : c->executable, c->go_version, c->sdk_version, c->gomaxprocs,
+		c->max_handle);
 }

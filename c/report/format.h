@@ -26,8 +26,7 @@ double half_width_pct(const stats_summary *s);
 void report_seed_line(FILE *out, uint32_t index, uint64_t elapsed_ns, uint64_t extractions);
 /* The lifecycle's line: "alloc plugin 1: 4379.63 ns/iteration (elapsed
  * time 175185076ns, iterations 40000)". */
-void report_iteration_line(FILE *out, const char *scenario, uint32_t index, uint64_t elapsed_ns,
-			   uint64_t iterations);
+void report_iteration_line(FILE *out, const char *scenario, uint32_t index, uint64_t elapsed_ns, uint64_t iterations);
 
 /* "# machine: ..." and "# plugin: ..." of a cell. */
 void report_machine_lines(FILE *out, const struct doc *d, const struct cell_rec *c);

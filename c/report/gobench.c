@@ -8,7 +8,9 @@ void report_gobench(FILE *out, const struct doc *d)
 	const char *arch = d->machine.arch;
 
 	fprintf(out, "goos: linux\ngoarch: %s\ncpu: %s\npkg: cgocost\n",
-		strcmp(arch, "x86_64") == 0 ? "amd64" : strcmp(arch, "aarch64") == 0 ? "arm64" : arch,
+		strcmp(arch, "x86_64") == 0    ? "amd64"
+		: strcmp(arch, "aarch64") == 0 ? "arm64"
+					       : arch,
 		d->machine.cpu_model);
 	for (size_t i = 0; i < d->ncells; i++) {
 		const struct cell_rec *c = &d->cells[i];

@@ -16,10 +16,12 @@ static void plugin_lines(FILE *out, const struct launch_rec *l, double *sync_med
 			snprintf(pin, sizeof(pin), "pinned to CPU %lld", (long long)p->pinned_cpu);
 		else
 			snprintf(pin, sizeof(pin), "not pinned");
-		fprintf(out, "# plugin %u: %s; caller thread %lld on CPU %d..%d (%s); Extract on thread %llu CPU %llu\n",
+		fprintf(out,
+			"# plugin %u: %s; caller thread %lld on CPU %d..%d (%s); Extract on thread %llu CPU %llu\n",
 			p->index, p->async_in_effect ? "async" : "sync", (long long)p->tid, p->cpu_first, p->cpu_last,
 			pin, (unsigned long long)p->extract_tid, (unsigned long long)p->extract_cpu);
-		fprintf(out, "# plugin %u: cold %.1f us; batches median %.2f ns/extraction, slowest %.2f, stalls %u of %zu\n",
+		fprintf(out,
+			"# plugin %u: cold %.1f us; batches median %.2f ns/extraction, slowest %.2f, stalls %u of %zu\n",
 			p->index, (double)p->cold_ns / 1e3, p->median_batch_ns, p->slowest_batch_ns, p->stalled_batches,
 			p->nbatches);
 		if (p->async_in_effect && isnan(*async_med))
@@ -34,7 +36,8 @@ static void mode_line(FILE *out, const struct cell_rec *c, const struct launch_r
 	if (strcmp(l->mode_in_effect, "mixed") != 0)
 		fprintf(out, "# mode: %s requested, %s in effect (verified: Extract ran on %s)\n", c->requested,
 			l->mode_in_effect,
-			strcmp(l->mode_in_effect, "async") == 0 ? "another thread than the caller's" : "the calling thread");
+			strcmp(l->mode_in_effect, "async") == 0 ? "another thread than the caller's"
+								: "the calling thread");
 	else
 		fprintf(out, "# mode: %s requested, in effect per plugin (verified) below\n", c->requested);
 	if (c->reason[0])
@@ -62,15 +65,18 @@ static void cost_lines(FILE *out, const struct launch_rec *l)
 		snprintf(mig, sizeof(mig), "unknown");
 	else
 		snprintf(mig, sizeof(mig), "%lld", migs);
-	fprintf(out, "# noise: steal %s, context switches per 1000 requests %.3f voluntary + %.3f involuntary, caller migrations %s\n",
+	fprintf(out,
+		"# noise: steal %s, context switches per 1000 requests %.3f voluntary + %.3f involuntary, caller migrations %s\n",
 		steal, 1000.0 * vol / requests, 1000.0 * invol / requests, mig);
 	if (l->c_allocs.counted)
-		fprintf(out, "# c allocations: %llu mallocs, %llu frees over the timed batches, all threads (%.4f and %.4f per extraction)\n",
+		fprintf(out,
+			"# c allocations: %llu mallocs, %llu frees over the timed batches, all threads (%.4f and %.4f per extraction)\n",
 			(unsigned long long)l->c_allocs.mallocs, (unsigned long long)l->c_allocs.frees,
 			l->c_allocs.mallocs_per_iteration, l->c_allocs.frees_per_iteration);
-	fprintf(out, "# go allocations: %llu objects, %llu bytes over the timed batches, all threads (%.3f objects, %.1f bytes per extraction)\n",
-		(unsigned long long)l->go_allocs, (unsigned long long)l->go_alloc_bytes, (double)l->go_allocs / requests,
-		(double)l->go_alloc_bytes / requests);
+	fprintf(out,
+		"# go allocations: %llu objects, %llu bytes over the timed batches, all threads (%.3f objects, %.1f bytes per extraction)\n",
+		(unsigned long long)l->go_allocs, (unsigned long long)l->go_alloc_bytes,
+		(double)l->go_allocs / requests, (double)l->go_alloc_bytes / requests);
 }
 
 static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *c, const struct launch_rec *l)
@@ -110,12 +116,14 @@ static void lifecycle_text(FILE *out, const struct doc *d, const struct cell_rec
 		report_iteration_line(out, c->scenario, l->callers[i].index, l->callers[i].elapsed_ns,
 				      l->callers[i].extractions);
 	if (strcmp(c->scenario, "alloc") == 0)
-		fprintf(out, "# alloc: per iteration plugin_init, one extraction, plugin_destroy (init and destroy serialized)%s\n",
+		fprintf(out,
+			"# alloc: per iteration plugin_init, one extraction, plugin_destroy (init and destroy serialized)%s\n",
 			l->ncallers && l->callers[0].async_in_effect
 				? "; async is in effect, so every iteration starts and stops the SDK's async worker"
 				: "");
 	else
-		fprintf(out, "# reuse: per iteration an instance taken from a pool of %u, one extraction, given back; %lld takes waited for an instance\n",
+		fprintf(out,
+			"# reuse: per iteration an instance taken from a pool of %u, one extraction, given back; %lld takes waited for an instance\n",
 			d->options.pool, (long long)l->pool_waits);
 	if (l->c_allocs.counted)
 		fprintf(out, "# %s: C-side %.3f mallocs and %.3f frees per iteration (all threads)\n", c->scenario,
@@ -140,7 +148,8 @@ static void outlier_line(FILE *out, const stats_summary *s)
 
 	if (total == 0)
 		return;
-	fprintf(out, "# Found %zu outliers among %zu measurements (%.2f%%): %zu low severe, %zu low mild, %zu high mild, %zu high severe (reported, not dropped)\n",
+	fprintf(out,
+		"# Found %zu outliers among %zu measurements (%.2f%%): %zu low severe, %zu low mild, %zu high mild, %zu high severe (reported, not dropped)\n",
 		total, s->n, 100.0 * (double)total / (double)s->n, s->low_severe, s->low_mild, s->high_mild,
 		s->high_severe);
 }
@@ -163,11 +172,13 @@ void report_cell_summary(FILE *out, const struct doc *d, const struct cell_rec *
 	fprintf(out, "# cpu:    [%s %s %s] cpu-ns/extraction, of which threads other than the callers %s\n",
 		fmt_num(a, sizeof(a), cs->ci_lo, "%.2f"), fmt_num(b, sizeof(b), cs->median, "%.2f"),
 		fmt_num(cc, sizeof(cc), cs->ci_hi, "%.2f"), fmt_num(e, sizeof(e), c->st.other_cpu_ns_median, "%.2f"));
-	fprintf(out, "# stalls: %llu of %llu batches, slowest batch %s/extraction; cold (first extraction of a new thread) %s\n",
+	fprintf(out,
+		"# stalls: %llu of %llu batches, slowest batch %s/extraction; cold (first extraction of a new thread) %s\n",
 		(unsigned long long)c->st.stalled_batches, (unsigned long long)c->st.batches,
 		fmt_ns(a, sizeof(a), c->st.slowest_batch_ns), fmt_ns(b, sizeof(b), c->st.cold_ns_median));
 	fprintf(out, "# noise:  context switches %s per 1000 requests, steal %s (medians over launches)\n",
-		fmt_num(a, sizeof(a), c->st.switches_per_1000_median, "%.3f"), fmt_ns(b, sizeof(b), c->st.steal_ns_median));
+		fmt_num(a, sizeof(a), c->st.switches_per_1000_median, "%.3f"),
+		fmt_ns(b, sizeof(b), c->st.steal_ns_median));
 	fprintf(out, "# go allocations: %s objects, %s bytes per %s\n",
 		fmt_num(a, sizeof(a), c->st.go_allocs_per_extraction, "%.3f"),
 		fmt_num(b, sizeof(b), c->st.go_alloc_bytes_per_extraction, "%.1f"), cell_unit_noun(c));
@@ -178,8 +189,8 @@ void report_cell_summary(FILE *out, const struct doc *d, const struct cell_rec *
 	fprintf(out, "# allocator: %s (%s)\n", c->allocator, c->allocator_path);
 }
 
-void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f,
-			 double sync_med, double async_med)
+void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f, double sync_med,
+			 double async_med)
 {
 	char a[32], b[32], c[32], pair[32] = "";
 	double g = f->go_raw_ns, h = f->handoff_ns;
@@ -237,8 +248,10 @@ void report_launches_text(FILE *out, const struct doc *d)
 	if (first->reason[0])
 		fprintf(out, "# async not in effect: %s\n", first->reason);
 	if (first->st.has_floors)
-		fprintf(out, "# floors (medians over launches): C call %s, raw C->Go call %s (first on a new thread %s), cache-line round trip %s\n",
-			fmt_ns(a, sizeof(a), first->st.floors.c_call_ns), fmt_ns(b, sizeof(b), first->st.floors.go_raw_ns),
+		fprintf(out,
+			"# floors (medians over launches): C call %s, raw C->Go call %s (first on a new thread %s), cache-line round trip %s\n",
+			fmt_ns(a, sizeof(a), first->st.floors.c_call_ns),
+			fmt_ns(b, sizeof(b), first->st.floors.go_raw_ns),
 			fmt_ns(c, sizeof(c), first->st.floors.go_raw_cold_ns),
 			fmt_ns(e, sizeof(e), first->st.floors.handoff_ns));
 	report_ratios_text(out, d);
@@ -255,10 +268,12 @@ void report_ratios_text(FILE *out, const struct doc *d)
 			fmt_num(b, sizeof(b), st->ci_lo, "%.3f"), fmt_num(c, sizeof(c), st->ci_hi, "%.3f"));
 		if (strncmp(r->name, "reuse/alloc", 11) == 0) {
 			/* the saving, from the two cells' medians */
-			const struct cell_rec *ca = doc_find_cell(d, r->denominator), *cr = doc_find_cell(d, r->numerator);
+			const struct cell_rec *ca = doc_find_cell(d, r->denominator),
+					      *cr = doc_find_cell(d, r->numerator);
 			double al = ca ? ca->st.time.s.median : NAN, re = cr ? cr->st.time.s.median : NAN;
-			fprintf(out, "# reuse saves %s per iteration (%s%% of alloc's %s)\n", fmt_ns(a, sizeof(a), al - re),
-				fmt_num(b, sizeof(b), 100.0 * (al - re) / al, "%.1f"), fmt_ns(c, sizeof(c), al));
+			fprintf(out, "# reuse saves %s per iteration (%s%% of alloc's %s)\n",
+				fmt_ns(a, sizeof(a), al - re), fmt_num(b, sizeof(b), 100.0 * (al - re) / al, "%.1f"),
+				fmt_ns(c, sizeof(c), al));
 		}
 	}
 }

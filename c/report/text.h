@@ -26,8 +26,8 @@ void report_ratios_text(FILE *out, const struct doc *d);
 /* The floors and what they explain: sync as crossing + dispatch and async
  * as a multiple of the round trip (NAN medians: that reading is left out).
  * Every line starts with prefix. */
-void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f,
-			 double sync_med, double async_med);
+void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f, double sync_med,
+			 double async_med);
 
 /* The --compare table: cells, ratios, floors. */
 void report_compare_text(FILE *out, const struct doc *d);

@@ -22,14 +22,15 @@ static void compare_row(FILE *out, const struct cell_rec *cell, const char *lib,
 
 void report_compare_text(FILE *out, const struct doc *d)
 {
-	static const char *const libs[] = {"archive", "shared"}, *const modes[] = {"sync", "async"};
+	static const char *const libs[] = { "archive", "shared" }, *const modes[] = { "sync", "async" };
 	const struct options *o = &d->options;
 	const struct cell_rec *sync, *async;
 	char a[32], b[32], c[32];
 
 	if (d->ncells == 0)
 		return;
-	fprintf(out, "# cgocost compare: archive/shared x sync/async, %u rounds interleaved, -n %llu -r %u -p %u, work %s\n",
+	fprintf(out,
+		"# cgocost compare: archive/shared x sync/async, %u rounds interleaved, -n %llu -r %u -p %u, work %s\n",
 		o->launches, (unsigned long long)o->n, o->batches, o->plugins, work_name(o->work));
 	report_machine_lines(out, d, &d->cells[0]);
 	fprintf(out, "%-8s %-6s %-6s %12s %25s %8s %12s %12s %10s\n", "lib", "mode", "effect", "ns/extr",
@@ -67,7 +68,8 @@ void report_allocators_text(FILE *out, const struct doc *d)
 	if (d->ncells == 0)
 		return;
 	report_machine_lines(out, d, &d->cells[0]);
-	fprintf(out, "# each allocator preloaded in its own launches, interleaved round by round; changes against glibc\n");
+	fprintf(out,
+		"# each allocator preloaded in its own launches, interleaved round by round; changes against glibc\n");
 	for (size_t i = 0; i < d->ncells; i++) {
 		const struct cell_rec *cell = &d->cells[i];
 		const stats_summary *st = &cell->st.time.s;
@@ -84,9 +86,10 @@ void report_comparison_text(FILE *out, const struct doc *d)
 
 	if (!d->has_comparison)
 		return;
-	fprintf(out, "\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
+	fprintf(out,
+		"\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
 		cmp->against,
-		cmp->same_time		     ? "interleaved in this run"
+		cmp->same_time		   ? "interleaved in this run"
 		: cmp->machine_key_matches ? "same machine key"
 					   : "machine key differs: absolute times not gated, ratios only",
 		100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed, (unsigned long long)cmp->resamples);
@@ -99,6 +102,7 @@ void report_comparison_text(FILE *out, const struct doc *d)
 		else
 			fprintf(out, "  %s (not gated: %s)\n", verdict_sentence(c->ch.verdict), c->not_gated_because);
 	}
-	fprintf(out, "%s\n", cmp->regressed ? "verdict: regression detected (exit status 1)"
-					    : "verdict: no regression (exit status 0)");
+	fprintf(out, "%s\n",
+		cmp->regressed ? "verdict: regression detected (exit status 1)"
+			       : "verdict: no regression (exit status 0)");
 }

@@ -5,19 +5,26 @@
 
 #include <stddef.h>
 
-#define COMPARE_RESAMPLES 10000   /* bootstrap resamples of compare_change */
-#define COMPARE_MIN_SAMPLES 2     /* fewer on a side: VERDICT_UNDEFINED */
-#define VERDICT_ALPHA 0.05        /* the significance gate of every cgocost verdict */
+#define COMPARE_RESAMPLES   10000 /* bootstrap resamples of compare_change */
+#define COMPARE_MIN_SAMPLES 2	  /* fewer on a side: VERDICT_UNDEFINED */
+#define VERDICT_ALPHA	    0.05  /* the significance gate of every cgocost verdict */
 
-typedef enum { VERDICT_UNDEFINED, VERDICT_NO_CHANGE, VERDICT_WITHIN_NOISE, VERDICT_IMPROVED, VERDICT_REGRESSED } verdict_t;
+typedef enum {
+	VERDICT_UNDEFINED,
+	VERDICT_NO_CHANGE,
+	VERDICT_WITHIN_NOISE,
+	VERDICT_IMPROVED,
+	VERDICT_REGRESSED
+} verdict_t;
 
 typedef struct change_estimate {
-    double lo, point, hi;    /* relative change of the median, cur/base - 1, as a fraction (0.05 = +5%); 95% interval */
-    double p;                /* Mann-Whitney U two-sided p-value on the raw samples */
-    double alpha, threshold; /* gates used */
-    unsigned long long seed; /* bootstrap seed used, printed so the analysis is reproducible */
-    int resamples;
-    verdict_t verdict;
+	double lo, point,
+		hi; /* relative change of the median, cur/base - 1, as a fraction (0.05 = +5%); 95% interval */
+	double p;   /* Mann-Whitney U two-sided p-value on the raw samples */
+	double alpha, threshold; /* gates used */
+	unsigned long long seed; /* bootstrap seed used, printed so the analysis is reproducible */
+	int resamples;
+	verdict_t verdict;
 } change_estimate;
 
 /* Estimates the change from base[0..nb) to cur[0..nc): point = median(cur) /
@@ -31,13 +38,12 @@ typedef struct change_estimate {
  * Returns 0; or -1 with errno EINVAL (a NULL pointer with n > 0, a sample
  * that is not finite and > 0, threshold not finite and >= 0, alpha not in
  * (0, 1)) or ENOMEM; out, if not NULL, then holds an undefined estimate. */
-int compare_change(const double *base, size_t nb, const double *cur, size_t nc,
-                   double threshold, double alpha, unsigned long long seed, change_estimate *out);
+int compare_change(const double *base, size_t nb, const double *cur, size_t nc, double threshold, double alpha,
+		   unsigned long long seed, change_estimate *out);
 
 /* The same with an explicit number of resamples (>= 100). */
-int compare_change_resamples(const double *base, size_t nb, const double *cur, size_t nc,
-                             double threshold, double alpha, unsigned long long seed,
-                             int resamples, change_estimate *out);
+int compare_change_resamples(const double *base, size_t nb, const double *cur, size_t nc, double threshold,
+			     double alpha, unsigned long long seed, int resamples, change_estimate *out);
 
 /* The gates alone: p < alpha and lo > +threshold -> REGRESSED; p < alpha and
  * hi < -threshold -> IMPROVED; p < alpha otherwise -> WITHIN_NOISE; p >= alpha

@@ -17,12 +17,13 @@
 #define STATS_MIN_CI_SAMPLES 6
 
 typedef struct stats_summary {
-    size_t n;
-    double median, mean, stddev, min, max;  /* NAN when undefined (n == 0; stddev needs n >= 2) */
-    double q1, q3;                          /* quartiles, type-7 (R default) interpolation */
-    double ci_lo, ci_hi;                    /* distribution-free 95% CI of the median from order statistics; NAN when n < 6 */
-    double ci_level;                        /* exact binomial coverage of that interval (>= 0.95), NAN if undefined */
-    size_t low_severe, low_mild, high_mild, high_severe; /* Tukey fences: mild beyond 1.5 IQR, severe beyond 3 IQR; counted, never dropped */
+	size_t n;
+	double median, mean, stddev, min, max; /* NAN when undefined (n == 0; stddev needs n >= 2) */
+	double q1, q3;			       /* quartiles, type-7 (R default) interpolation */
+	double ci_lo, ci_hi; /* distribution-free 95% CI of the median from order statistics; NAN when n < 6 */
+	double ci_level;     /* exact binomial coverage of that interval (>= 0.95), NAN if undefined */
+	size_t low_severe, low_mild, high_mild,
+		high_severe; /* Tukey fences: mild beyond 1.5 IQR, severe beyond 3 IQR; counted, never dropped */
 } stats_summary;
 
 /* Summarizes x[0..n) (unsorted; not modified). Returns 0, or -1 on allocation
@@ -61,13 +62,13 @@ double stats_mann_whitney_u(const double *a, size_t na, const double *b, size_t 
 /* Small deterministic PRNG (xoshiro256**, seeded through splitmix64) so that
  * resampling is reproducible from a printed seed. */
 typedef struct stats_rng {
-    uint64_t s[4];
+	uint64_t s[4];
 } stats_rng;
 
 void stats_rng_seed(stats_rng *r, uint64_t seed);
 uint64_t stats_rng_next(stats_rng *r);
-double stats_rng_uniform(stats_rng *r);          /* in [0, 1), 53 bits */
-size_t stats_rng_below(stats_rng *r, size_t n);  /* uniform in [0, n), unbiased; 0 if n == 0 */
+double stats_rng_uniform(stats_rng *r);		/* in [0, 1), 53 bits */
+size_t stats_rng_below(stats_rng *r, size_t n); /* uniform in [0, n), unbiased; 0 if n == 0 */
 
 /* Sorts x ascending in place (NaN-free input). */
 void stats_sort(double *x, size_t n);

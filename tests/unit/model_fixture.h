@@ -21,7 +21,7 @@ static inline struct launch_rec fixture_launch(double summary, double cpu, const
 	c->batches = calloc((size_t)nb, sizeof(*c->batches));
 	c->nbatches = (size_t)nb;
 	for (int i = 0; i < nb; i++) {
-		c->batches[i] = (struct batch_rec){(uint64_t)(per_op[i] * 100.0), 100};
+		c->batches[i] = (struct batch_rec){ (uint64_t)(per_op[i] * 100.0), 100 };
 		c->elapsed_ns += c->batches[i].ns;
 	}
 	c->extractions = 100 * (uint64_t)nb;
@@ -86,7 +86,7 @@ static inline void fixture_doc(struct doc *d)
 static inline struct launch_rec *fixture_launches(size_t n, double base, double step, double cpu)
 {
 	struct launch_rec *ls = calloc(n, sizeof(*ls));
-	double b[2] = {1, 1};
+	double b[2] = { 1, 1 };
 	for (size_t i = 0; i < n; i++)
 		ls[i] = fixture_launch(base + step * (double)i, cpu + (double)i, b, 2);
 	return ls;

@@ -45,7 +45,7 @@ static void test_launch_medians_are_the_samples(void **state)
 static void test_single_launch_uses_batches_and_null_for_undefined(void **state)
 {
 	struct doc d;
-	double b[3] = {5, 6, 7};
+	double b[3] = { 5, 6, 7 };
 	struct launch_rec *l = calloc(1, sizeof(*l));
 	char err[256], *text;
 	json_t *j, *c;
@@ -63,8 +63,8 @@ static void test_single_launch_uses_batches_and_null_for_undefined(void **state)
 	c = json_array_get(json_object_get(j, "cells"), 0);
 	assert_true(json_is_null(json_object_get(json_object_get(c, "statistics"), "ci_low")));
 	assert_true(json_is_null(json_object_get(json_object_get(c, "cpu_statistics"), "stddev")));
-	assert_non_null(strstr(json_string_value(json_object_get(json_object_get(j, "analysis"), "samples")),
-			       "batches"));
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_object_get(j, "analysis"), "samples")), "batches"));
 	text = json_dumps(j, JSON_COMPACT);
 	assert_null(strstr(text, "NaN"));
 	free(text);
@@ -84,7 +84,7 @@ static void test_ratios_per_round(void **state)
 {
 	struct doc d;
 	struct launch_rec *s = calloc(6, sizeof(*s)), *a = calloc(6, sizeof(*a));
-	double b[1] = {1};
+	double b[1] = { 1 };
 	const struct ratio_rec *wall, *cpu;
 	char err[256];
 	(void)state;
@@ -127,7 +127,7 @@ static void test_no_async_ratio_when_async_fell_back(void **state)
 static void test_gobench_lines(void **state)
 {
 	struct doc d;
-	double b[2] = {50, 70};
+	double b[2] = { 50, 70 };
 	struct launch_rec *ls = calloc(2, sizeof(*ls));
 	char *buf = NULL;
 	size_t len = 0;
@@ -141,9 +141,10 @@ static void test_gobench_lines(void **state)
 	f = open_memstream(&buf, &len);
 	report_gobench(f, &d);
 	fclose(f);
-	assert_string_equal(buf, "goos: linux\ngoarch: amd64\ncpu: Test CPU\npkg: cgocost\n"
-				 "BenchmarkExtract/lib=archive/mode=async/work=noop/p=1-2\t200\t60.00 ns/op\t80.00 cpu-ns/op\n"
-				 "BenchmarkExtract/lib=archive/mode=async/work=noop/p=1-2\t200\t61.00 ns/op\t81.00 cpu-ns/op\n");
+	assert_string_equal(
+		buf, "goos: linux\ngoarch: amd64\ncpu: Test CPU\npkg: cgocost\n"
+		     "BenchmarkExtract/lib=archive/mode=async/work=noop/p=1-2\t200\t60.00 ns/op\t80.00 cpu-ns/op\n"
+		     "BenchmarkExtract/lib=archive/mode=async/work=noop/p=1-2\t200\t61.00 ns/op\t81.00 cpu-ns/op\n");
 	free(buf);
 	doc_free(&d);
 }

@@ -22,129 +22,129 @@ static char dir[64];
 
 static int setup(void **state)
 {
-    (void)state;
-    snprintf(dir, sizeof dir, "/tmp/cgocost-atomicfile-XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+	(void)state;
+	snprintf(dir, sizeof dir, "/tmp/cgocost-atomicfile-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-    (void)state;
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    return system(cmd) == 0 ? 0 : -1;
+	(void)state;
+	char cmd[128];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 static void in_dir(char *buf, size_t len, const char *name)
 {
-    snprintf(buf, len, "%s/%s", dir, name);
+	snprintf(buf, len, "%s/%s", dir, name);
 }
 
 /* Number of entries in d other than . and .. */
 static int entries(const char *d)
 {
-    DIR *dp = opendir(d);
-    assert_non_null(dp);
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(dp)))
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-            n++;
-    closedir(dp);
-    return n;
+	DIR *dp = opendir(d);
+	assert_non_null(dp);
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(dp)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			n++;
+	closedir(dp);
+	return n;
 }
 
 static void assert_file_is(const char *path, const char *want)
 {
-    char *data;
-    size_t len;
-    char err[256] = "";
-    if (read_whole_file(path, &data, &len, 1 << 20, err, sizeof err) != 0)
-        fail_msg("%s", err);
-    assert_int_equal(len, strlen(want));
-    assert_string_equal(data, want); /* NUL-terminated */
-    free(data);
+	char *data;
+	size_t len;
+	char err[256] = "";
+	if (read_whole_file(path, &data, &len, 1 << 20, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(len, strlen(want));
+	assert_string_equal(data, want); /* NUL-terminated */
+	free(data);
 }
 
 static void assert_one_line_naming(const char *err, const char *path, int e)
 {
-    assert_non_null(strstr(err, path));
-    assert_non_null(strstr(err, strerror(e)));
-    assert_null(strchr(err, '\n'));
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, strerror(e)));
+	assert_null(strchr(err, '\n'));
 }
 
 static void test_round_trip(void **state)
 {
-    (void)state;
-    char path[128], err[256] = "";
-    in_dir(path, sizeof path, "base.json");
-    const char *v1 = "{\"schema_version\": 1}\n";
-    assert_int_equal(atomic_write_file(path, v1, strlen(v1), err, sizeof err), 0);
-    assert_file_is(path, v1);
+	(void)state;
+	char path[128], err[256] = "";
+	in_dir(path, sizeof path, "base.json");
+	const char *v1 = "{\"schema_version\": 1}\n";
+	assert_int_equal(atomic_write_file(path, v1, strlen(v1), err, sizeof err), 0);
+	assert_file_is(path, v1);
 
-    struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0666 & ~022); /* umask set in main */
+	struct stat st;
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0666 & ~022); /* umask set in main */
 
-    /* replacing keeps the old mode; longer then shorter content */
-    assert_int_equal(chmod(path, 0600), 0);
-    const char *v2 = "{\"schema_version\": 1, \"samples\": [1, 2, 3, 4, 5, 6]}\n";
-    assert_int_equal(atomic_write_file(path, v2, strlen(v2), err, sizeof err), 0);
-    assert_file_is(path, v2);
-    assert_int_equal(atomic_write_file(path, "x", 1, err, sizeof err), 0);
-    assert_file_is(path, "x");
-    assert_int_equal(stat(path, &st), 0);
-    assert_int_equal(st.st_mode & 0777, 0600);
+	/* replacing keeps the old mode; longer then shorter content */
+	assert_int_equal(chmod(path, 0600), 0);
+	const char *v2 = "{\"schema_version\": 1, \"samples\": [1, 2, 3, 4, 5, 6]}\n";
+	assert_int_equal(atomic_write_file(path, v2, strlen(v2), err, sizeof err), 0);
+	assert_file_is(path, v2);
+	assert_int_equal(atomic_write_file(path, "x", 1, err, sizeof err), 0);
+	assert_file_is(path, "x");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
 
-    assert_int_equal(atomic_write_file(path, "", 0, err, sizeof err), 0);
-    assert_file_is(path, "");
-    assert_int_equal(entries(dir), 1); /* no temporary file left */
-    assert_int_equal(unlink(path), 0);
+	assert_int_equal(atomic_write_file(path, "", 0, err, sizeof err), 0);
+	assert_file_is(path, "");
+	assert_int_equal(entries(dir), 1); /* no temporary file left */
+	assert_int_equal(unlink(path), 0);
 }
 
 static void test_missing_directory(void **state)
 {
-    (void)state;
-    char path[128], err[256] = "";
-    in_dir(path, sizeof path, "no-such-dir/base.json");
-    errno = 0;
-    assert_int_equal(atomic_write_file(path, "data", 4, err, sizeof err), -1);
-    assert_int_equal(errno, ENOENT);
-    assert_one_line_naming(err, path, ENOENT);
-    assert_int_equal(entries(dir), 0);
+	(void)state;
+	char path[128], err[256] = "";
+	in_dir(path, sizeof path, "no-such-dir/base.json");
+	errno = 0;
+	assert_int_equal(atomic_write_file(path, "data", 4, err, sizeof err), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_one_line_naming(err, path, ENOENT);
+	assert_int_equal(entries(dir), 0);
 }
 
 /* rename() cannot replace a non-empty directory: the write fails at the last
  * step, the directory and its content stay, the temporary file is removed. */
 static void test_path_is_directory(void **state)
 {
-    (void)state;
-    char target[128], inside[160], err[256] = "";
-    in_dir(target, sizeof target, "target");
-    assert_int_equal(mkdir(target, 0755), 0);
-    snprintf(inside, sizeof inside, "%s/keep", target);
-    assert_int_equal(atomic_write_file(inside, "kept", 4, err, sizeof err), 0);
+	(void)state;
+	char target[128], inside[160], err[256] = "";
+	in_dir(target, sizeof target, "target");
+	assert_int_equal(mkdir(target, 0755), 0);
+	snprintf(inside, sizeof inside, "%s/keep", target);
+	assert_int_equal(atomic_write_file(inside, "kept", 4, err, sizeof err), 0);
 
-    errno = 0;
-    assert_int_equal(atomic_write_file(target, "data", 4, err, sizeof err), -1);
-    int e = errno;
-    assert_true(e == EISDIR || e == ENOTEMPTY || e == EEXIST);
-    assert_one_line_naming(err, target, e);
-    struct stat st;
-    assert_int_equal(stat(target, &st), 0);
-    assert_true(S_ISDIR(st.st_mode));
-    assert_file_is(inside, "kept");
-    assert_int_equal(entries(dir), 1); /* only target/ */
+	errno = 0;
+	assert_int_equal(atomic_write_file(target, "data", 4, err, sizeof err), -1);
+	int e = errno;
+	assert_true(e == EISDIR || e == ENOTEMPTY || e == EEXIST);
+	assert_one_line_naming(err, target, e);
+	struct stat st;
+	assert_int_equal(stat(target, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_file_is(inside, "kept");
+	assert_int_equal(entries(dir), 1); /* only target/ */
 
-    /* a trailing slash names a directory too */
-    char slash[160];
-    snprintf(slash, sizeof slash, "%s/", target);
-    assert_int_equal(atomic_write_file(slash, "data", 4, err, sizeof err), -1);
-    assert_int_equal(entries(dir), 1);
-    assert_int_equal(entries(target), 1);
+	/* a trailing slash names a directory too */
+	char slash[160];
+	snprintf(slash, sizeof slash, "%s/", target);
+	assert_int_equal(atomic_write_file(slash, "data", 4, err, sizeof err), -1);
+	assert_int_equal(entries(dir), 1);
+	assert_int_equal(entries(target), 1);
 
-    assert_int_equal(unlink(inside), 0);
-    assert_int_equal(rmdir(target), 0);
+	assert_int_equal(unlink(inside), 0);
+	assert_int_equal(rmdir(target), 0);
 }
 
 /* The old file must survive a failure in the middle of writing: with a 16-byte
@@ -152,107 +152,104 @@ static void test_path_is_directory(void **state)
  * write of the temporary file. */
 static void test_failed_write_keeps_old_file(void **state)
 {
-    (void)state;
-    char path[128], err[256] = "";
-    in_dir(path, sizeof path, "baseline.json");
-    const char *old = "{\"old\": \"baseline, longer than sixteen bytes\"}\n";
-    assert_int_equal(atomic_write_file(path, old, strlen(old), err, sizeof err), 0);
+	(void)state;
+	char path[128], err[256] = "";
+	in_dir(path, sizeof path, "baseline.json");
+	const char *old = "{\"old\": \"baseline, longer than sixteen bytes\"}\n";
+	assert_int_equal(atomic_write_file(path, old, strlen(old), err, sizeof err), 0);
 
-    char big[1000];
-    memset(big, 'n', sizeof big);
-    struct rlimit saved, small;
-    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
-    small = saved;
-    small.rlim_cur = 16;
-    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
-    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-    errno = 0;
-    int rc = atomic_write_file(path, big, sizeof big, err, sizeof err);
-    int e = errno;
-    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
-    signal(SIGXFSZ, prev);
+	char big[1000];
+	memset(big, 'n', sizeof big);
+	struct rlimit saved, small;
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+	small = saved;
+	small.rlim_cur = 16;
+	void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	errno = 0;
+	int rc = atomic_write_file(path, big, sizeof big, err, sizeof err);
+	int e = errno;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+	signal(SIGXFSZ, prev);
 
-    assert_int_equal(rc, -1);
-    assert_int_equal(e, EFBIG);
-    assert_one_line_naming(err, path, EFBIG);
-    assert_file_is(path, old);
-    assert_int_equal(entries(dir), 1); /* the temporary file is gone */
-    assert_int_equal(unlink(path), 0);
+	assert_int_equal(rc, -1);
+	assert_int_equal(e, EFBIG);
+	assert_one_line_naming(err, path, EFBIG);
+	assert_file_is(path, old);
+	assert_int_equal(entries(dir), 1); /* the temporary file is gone */
+	assert_int_equal(unlink(path), 0);
 }
 
 static void test_read_limits(void **state)
 {
-    (void)state;
-    char path[128], err[256] = "";
-    in_dir(path, sizeof path, "hundred");
-    char hundred[100];
-    memset(hundred, 'a', sizeof hundred);
-    assert_int_equal(atomic_write_file(path, hundred, sizeof hundred, err, sizeof err), 0);
+	(void)state;
+	char path[128], err[256] = "";
+	in_dir(path, sizeof path, "hundred");
+	char hundred[100];
+	memset(hundred, 'a', sizeof hundred);
+	assert_int_equal(atomic_write_file(path, hundred, sizeof hundred, err, sizeof err), 0);
 
-    char *data = (char *)1;
-    size_t len = 7;
-    errno = 0;
-    assert_int_equal(read_whole_file(path, &data, &len, 99, err, sizeof err), -1);
-    assert_int_equal(errno, EFBIG);
-    assert_null(data);
-    assert_int_equal(len, 0);
-    assert_one_line_naming(err, path, EFBIG);
-    assert_non_null(strstr(err, "larger than 99 bytes"));
+	char *data = (char *)1;
+	size_t len = 7;
+	errno = 0;
+	assert_int_equal(read_whole_file(path, &data, &len, 99, err, sizeof err), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_null(data);
+	assert_int_equal(len, 0);
+	assert_one_line_naming(err, path, EFBIG);
+	assert_non_null(strstr(err, "larger than 99 bytes"));
 
-    assert_int_equal(read_whole_file(path, &data, &len, 100, err, sizeof err), 0);
-    assert_int_equal(len, 100);
-    assert_memory_equal(data, hundred, 100);
-    assert_int_equal(data[100], '\0');
-    free(data);
-    assert_int_equal(unlink(path), 0);
+	assert_int_equal(read_whole_file(path, &data, &len, 100, err, sizeof err), 0);
+	assert_int_equal(len, 100);
+	assert_memory_equal(data, hundred, 100);
+	assert_int_equal(data[100], '\0');
+	free(data);
+	assert_int_equal(unlink(path), 0);
 
-    /* not a regular file: the limit is enforced while reading */
-    assert_int_equal(read_whole_file("/dev/zero", &data, &len, 10000, err, sizeof err), -1);
-    assert_int_equal(errno, EFBIG);
-    assert_null(data);
+	/* not a regular file: the limit is enforced while reading */
+	assert_int_equal(read_whole_file("/dev/zero", &data, &len, 10000, err, sizeof err), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_null(data);
 
-    in_dir(path, sizeof path, "missing");
-    assert_int_equal(read_whole_file(path, &data, &len, 100, err, sizeof err), -1);
-    assert_int_equal(errno, ENOENT);
-    assert_one_line_naming(err, path, ENOENT);
+	in_dir(path, sizeof path, "missing");
+	assert_int_equal(read_whole_file(path, &data, &len, 100, err, sizeof err), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_one_line_naming(err, path, ENOENT);
 
-    assert_int_equal(read_whole_file(dir, &data, &len, 100, err, sizeof err), -1);
-    assert_int_equal(errno, EISDIR);
-    assert_one_line_naming(err, dir, EISDIR);
+	assert_int_equal(read_whole_file(dir, &data, &len, 100, err, sizeof err), -1);
+	assert_int_equal(errno, EISDIR);
+	assert_one_line_naming(err, dir, EISDIR);
 }
 
 /* A file larger than the first read buffer (4096 bytes) is read whole. */
 static void test_read_large(void **state)
 {
-    (void)state;
-    char path[128], err[256] = "";
-    in_dir(path, sizeof path, "large");
-    size_t n = 100000;
-    char *big = malloc(n);
-    assert_non_null(big);
-    for (size_t i = 0; i < n; i++)
-        big[i] = (char)('a' + i % 26);
-    assert_int_equal(atomic_write_file(path, big, n, err, sizeof err), 0);
-    char *data;
-    size_t len;
-    assert_int_equal(read_whole_file(path, &data, &len, n, err, sizeof err), 0);
-    assert_int_equal(len, n);
-    assert_memory_equal(data, big, n);
-    free(data);
-    free(big);
-    assert_int_equal(unlink(path), 0);
+	(void)state;
+	char path[128], err[256] = "";
+	in_dir(path, sizeof path, "large");
+	size_t n = 100000;
+	char *big = malloc(n);
+	assert_non_null(big);
+	for (size_t i = 0; i < n; i++)
+		big[i] = (char)('a' + i % 26);
+	assert_int_equal(atomic_write_file(path, big, n, err, sizeof err), 0);
+	char *data;
+	size_t len;
+	assert_int_equal(read_whole_file(path, &data, &len, n, err, sizeof err), 0);
+	assert_int_equal(len, n);
+	assert_memory_equal(data, big, n);
+	free(data);
+	free(big);
+	assert_int_equal(unlink(path), 0);
 }
 
 int main(void)
 {
-    umask(022);
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_missing_directory),
-        cmocka_unit_test(test_path_is_directory),
-        cmocka_unit_test(test_failed_write_keeps_old_file),
-        cmocka_unit_test(test_read_limits),
-        cmocka_unit_test(test_read_large),
-    };
-    return cmocka_run_group_tests(tests, setup, teardown);
+	umask(022);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),	  cmocka_unit_test(test_missing_directory),
+		cmocka_unit_test(test_path_is_directory), cmocka_unit_test(test_failed_write_keeps_old_file),
+		cmocka_unit_test(test_read_limits),	  cmocka_unit_test(test_read_large),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -19,193 +19,193 @@
 /* n samples of center * (1 + spread * u), u uniform in [-1, 1). */
 static void fill(double *x, size_t n, double center, double spread, uint64_t seed)
 {
-    stats_rng r;
-    stats_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++)
-        x[i] = center * (1.0 + spread * (2.0 * stats_rng_uniform(&r) - 1.0));
+	stats_rng r;
+	stats_rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++)
+		x[i] = center * (1.0 + spread * (2.0 * stats_rng_uniform(&r) - 1.0));
 }
 
 static void assert_ordered(const change_estimate *e)
 {
-    assert_true(e->lo <= e->point && e->point <= e->hi);
+	assert_true(e->lo <= e->point && e->point <= e->hi);
 }
 
 static void test_gates(void **state)
 {
-    (void)state;
-    const double a = 0.05, t = 0.05;
-    assert_int_equal(compare_verdict(0.10, 0.30, 0.001, a, t), VERDICT_REGRESSED);
-    assert_int_equal(compare_verdict(-0.30, -0.10, 0.001, a, t), VERDICT_IMPROVED);
-    assert_int_equal(compare_verdict(0.01, 0.03, 0.001, a, t), VERDICT_WITHIN_NOISE);
-    assert_int_equal(compare_verdict(0.04, 0.30, 0.001, a, t), VERDICT_WITHIN_NOISE); /* reaches into the band */
-    assert_int_equal(compare_verdict(-0.30, -0.04, 0.001, a, t), VERDICT_WITHIN_NOISE);
-    assert_int_equal(compare_verdict(0.05, 0.30, 0.001, a, t), VERDICT_WITHIN_NOISE);  /* on the edge: not beyond */
-    assert_int_equal(compare_verdict(0.10, 0.30, 0.20, a, t), VERDICT_NO_CHANGE);      /* p gate */
-    assert_int_equal(compare_verdict(0.10, 0.30, 0.05, a, t), VERDICT_NO_CHANGE);      /* p == alpha fails */
-    assert_int_equal(compare_verdict(NAN, 0.30, 0.001, a, t), VERDICT_UNDEFINED);
-    assert_int_equal(compare_verdict(0.10, 0.30, NAN, a, t), VERDICT_UNDEFINED);
+	(void)state;
+	const double a = 0.05, t = 0.05;
+	assert_int_equal(compare_verdict(0.10, 0.30, 0.001, a, t), VERDICT_REGRESSED);
+	assert_int_equal(compare_verdict(-0.30, -0.10, 0.001, a, t), VERDICT_IMPROVED);
+	assert_int_equal(compare_verdict(0.01, 0.03, 0.001, a, t), VERDICT_WITHIN_NOISE);
+	assert_int_equal(compare_verdict(0.04, 0.30, 0.001, a, t), VERDICT_WITHIN_NOISE); /* reaches into the band */
+	assert_int_equal(compare_verdict(-0.30, -0.04, 0.001, a, t), VERDICT_WITHIN_NOISE);
+	assert_int_equal(compare_verdict(0.05, 0.30, 0.001, a, t), VERDICT_WITHIN_NOISE); /* on the edge: not beyond */
+	assert_int_equal(compare_verdict(0.10, 0.30, 0.20, a, t), VERDICT_NO_CHANGE);	  /* p gate */
+	assert_int_equal(compare_verdict(0.10, 0.30, 0.05, a, t), VERDICT_NO_CHANGE);	  /* p == alpha fails */
+	assert_int_equal(compare_verdict(NAN, 0.30, 0.001, a, t), VERDICT_UNDEFINED);
+	assert_int_equal(compare_verdict(0.10, 0.30, NAN, a, t), VERDICT_UNDEFINED);
 }
 
 /* +20% with +-0.5% noise: far beyond a 5% threshold. */
 static void test_regressed(void **state)
 {
-    (void)state;
-    double b[N], c[N];
-    fill(b, N, 100.0, 0.005, 1);
-    fill(c, N, 120.0, 0.005, 2);
-    change_estimate e;
-    assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_REGRESSED);
-    assert_true(fabs(e.point - 0.20) < 0.01);
-    assert_true(e.lo > 0.18 && e.hi < 0.22);
-    assert_ordered(&e);
-    assert_true(e.p < 1e-10);
-    assert_true(e.seed == 42);
-    assert_int_equal(e.resamples, COMPARE_RESAMPLES);
-    assert_true(e.alpha == 0.05 && e.threshold == 0.05);
+	(void)state;
+	double b[N], c[N];
+	fill(b, N, 100.0, 0.005, 1);
+	fill(c, N, 120.0, 0.005, 2);
+	change_estimate e;
+	assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_REGRESSED);
+	assert_true(fabs(e.point - 0.20) < 0.01);
+	assert_true(e.lo > 0.18 && e.hi < 0.22);
+	assert_ordered(&e);
+	assert_true(e.p < 1e-10);
+	assert_true(e.seed == 42);
+	assert_int_equal(e.resamples, COMPARE_RESAMPLES);
+	assert_true(e.alpha == 0.05 && e.threshold == 0.05);
 }
 
 static void test_improved(void **state)
 {
-    (void)state;
-    double b[N], c[N];
-    fill(b, N, 100.0, 0.005, 3);
-    fill(c, N, 80.0, 0.005, 4);
-    change_estimate e;
-    assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_IMPROVED);
-    assert_true(fabs(e.point + 0.20) < 0.01);
-    assert_ordered(&e);
+	(void)state;
+	double b[N], c[N];
+	fill(b, N, 100.0, 0.005, 3);
+	fill(c, N, 80.0, 0.005, 4);
+	change_estimate e;
+	assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_IMPROVED);
+	assert_true(fabs(e.point + 0.20) < 0.01);
+	assert_ordered(&e);
 }
 
 /* +2% with tight noise is significant but inside a 5% band; with a 1% band
  * the same samples are a regression. */
 static void test_within_noise(void **state)
 {
-    (void)state;
-    double b[N], c[N];
-    fill(b, N, 100.0, 0.005, 5);
-    fill(c, N, 102.0, 0.005, 6);
-    change_estimate e;
-    assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_WITHIN_NOISE);
-    assert_true(e.p < 0.05);
-    assert_true(fabs(e.point - 0.02) < 0.005);
-    assert_int_equal(compare_change(b, N, c, N, 0.01, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_REGRESSED);
+	(void)state;
+	double b[N], c[N];
+	fill(b, N, 100.0, 0.005, 5);
+	fill(c, N, 102.0, 0.005, 6);
+	change_estimate e;
+	assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_WITHIN_NOISE);
+	assert_true(e.p < 0.05);
+	assert_true(fabs(e.point - 0.02) < 0.005);
+	assert_int_equal(compare_change(b, N, c, N, 0.01, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_REGRESSED);
 }
 
 /* Identical samples: U = mn/2 exactly, p = 1, change 0. */
 static void test_identical(void **state)
 {
-    (void)state;
-    double b[N];
-    fill(b, N, 100.0, 0.02, 7);
-    change_estimate e;
-    assert_int_equal(compare_change(b, N, b, N, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
-    assert_true(e.point == 0.0);
-    assert_true(e.p == 1.0);
-    assert_true(e.lo < 0.0 && e.hi > 0.0);
+	(void)state;
+	double b[N];
+	fill(b, N, 100.0, 0.02, 7);
+	change_estimate e;
+	assert_int_equal(compare_change(b, N, b, N, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
+	assert_true(e.point == 0.0);
+	assert_true(e.p == 1.0);
+	assert_true(e.lo < 0.0 && e.hi > 0.0);
 
-    /* constant samples: every value tied, still p = 1 and a zero interval */
-    double k[10];
-    for (int i = 0; i < 10; i++)
-        k[i] = 250.0;
-    assert_int_equal(compare_change(k, 10, k, 10, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
-    assert_true(e.lo == 0.0 && e.point == 0.0 && e.hi == 0.0);
+	/* constant samples: every value tied, still p = 1 and a zero interval */
+	double k[10];
+	for (int i = 0; i < 10; i++)
+		k[i] = 250.0;
+	assert_int_equal(compare_change(k, 10, k, 10, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
+	assert_true(e.lo == 0.0 && e.point == 0.0 && e.hi == 0.0);
 }
 
 /* Interleaved sets (cur_k = base_k + 1 on a grid of step 2) differ by 1% at
  * most while spreading over +-30%: the rank test sees nothing. */
 static void test_noisy_no_change(void **state)
 {
-    (void)state;
-    double b[30], c[30];
-    for (int k = 0; k < 30; k++) {
-        b[k] = 70.0 + 2.0 * k;
-        c[29 - k] = 71.0 + 2.0 * k;
-    }
-    change_estimate e;
-    assert_int_equal(compare_change(b, 30, c, 30, 0.05, 0.05, 42, &e), 0);
-    assert_true(e.p > 0.5);
-    assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
+	(void)state;
+	double b[30], c[30];
+	for (int k = 0; k < 30; k++) {
+		b[k] = 70.0 + 2.0 * k;
+		c[29 - k] = 71.0 + 2.0 * k;
+	}
+	change_estimate e;
+	assert_int_equal(compare_change(b, 30, c, 30, 0.05, 0.05, 42, &e), 0);
+	assert_true(e.p > 0.5);
+	assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
 }
 
 /* +50% on 3 vs 3: the whole interval is beyond the band, but the smallest
  * possible exact two-sided p for 3 vs 3 is 2/20 = 0.1, so the p gate holds. */
 static void test_p_gate_small_samples(void **state)
 {
-    (void)state;
-    const double b[] = { 100, 101, 102 }, c[] = { 150, 151, 152 };
-    change_estimate e;
-    assert_int_equal(compare_change(b, 3, c, 3, 0.05, 0.05, 42, &e), 0);
-    assert_true(fabs(e.p - 0.1) < 1e-12);
-    assert_true(e.lo > 0.05);
-    assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
+	(void)state;
+	const double b[] = { 100, 101, 102 }, c[] = { 150, 151, 152 };
+	change_estimate e;
+	assert_int_equal(compare_change(b, 3, c, 3, 0.05, 0.05, 42, &e), 0);
+	assert_true(fabs(e.p - 0.1) < 1e-12);
+	assert_true(e.lo > 0.05);
+	assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
 }
 
 static void test_undefined(void **state)
 {
-    (void)state;
-    const double b[] = { 100 }, c[] = { 120, 121 };
-    change_estimate e;
-    assert_int_equal(compare_change(b, 1, c, 2, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_UNDEFINED);
-    assert_true(isnan(e.lo) && isnan(e.hi) && isnan(e.p));
-    assert_true(fabs(e.point - 0.205) < 1e-12); /* the medians exist */
+	(void)state;
+	const double b[] = { 100 }, c[] = { 120, 121 };
+	change_estimate e;
+	assert_int_equal(compare_change(b, 1, c, 2, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_UNDEFINED);
+	assert_true(isnan(e.lo) && isnan(e.hi) && isnan(e.p));
+	assert_true(fabs(e.point - 0.205) < 1e-12); /* the medians exist */
 
-    assert_int_equal(compare_change(c, 2, b, 1, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_UNDEFINED);
+	assert_int_equal(compare_change(c, 2, b, 1, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_UNDEFINED);
 
-    assert_int_equal(compare_change(NULL, 0, c, 2, 0.05, 0.05, 42, &e), 0);
-    assert_int_equal(e.verdict, VERDICT_UNDEFINED);
-    assert_true(isnan(e.point));
+	assert_int_equal(compare_change(NULL, 0, c, 2, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(e.verdict, VERDICT_UNDEFINED);
+	assert_true(isnan(e.point));
 }
 
 static void test_bad_input(void **state)
 {
-    (void)state;
-    const double good[] = { 1, 2, 3 };
-    const double neg[] = { 1, -2, 3 }, zero[] = { 1, 0, 3 }, nan[] = { 1, NAN, 3 }, inf[] = { 1, INFINITY, 3 };
-    const double *bad[] = { neg, zero, nan, inf };
-    change_estimate e;
-    for (int i = 0; i < 4; i++) {
-        errno = 0;
-        assert_int_equal(compare_change(good, 3, bad[i], 3, 0.05, 0.05, 1, &e), -1);
-        assert_int_equal(errno, EINVAL);
-        assert_int_equal(e.verdict, VERDICT_UNDEFINED);
-        assert_int_equal(compare_change(bad[i], 3, good, 3, 0.05, 0.05, 1, &e), -1);
-    }
-    assert_int_equal(compare_change(good, 3, good, 3, -0.01, 0.05, 1, &e), -1);
-    assert_int_equal(compare_change(good, 3, good, 3, NAN, 0.05, 1, &e), -1);
-    assert_int_equal(compare_change(good, 3, good, 3, 0.05, 0.0, 1, &e), -1);
-    assert_int_equal(compare_change(good, 3, good, 3, 0.05, 1.0, 1, &e), -1);
-    assert_int_equal(compare_change(NULL, 3, good, 3, 0.05, 0.05, 1, &e), -1);
-    assert_int_equal(compare_change(good, 3, good, 3, 0.05, 0.05, 1, NULL), -1);
-    assert_int_equal(compare_change_resamples(good, 3, good, 3, 0.05, 0.05, 1, 10, &e), -1);
+	(void)state;
+	const double good[] = { 1, 2, 3 };
+	const double neg[] = { 1, -2, 3 }, zero[] = { 1, 0, 3 }, nan[] = { 1, NAN, 3 }, inf[] = { 1, INFINITY, 3 };
+	const double *bad[] = { neg, zero, nan, inf };
+	change_estimate e;
+	for (int i = 0; i < 4; i++) {
+		errno = 0;
+		assert_int_equal(compare_change(good, 3, bad[i], 3, 0.05, 0.05, 1, &e), -1);
+		assert_int_equal(errno, EINVAL);
+		assert_int_equal(e.verdict, VERDICT_UNDEFINED);
+		assert_int_equal(compare_change(bad[i], 3, good, 3, 0.05, 0.05, 1, &e), -1);
+	}
+	assert_int_equal(compare_change(good, 3, good, 3, -0.01, 0.05, 1, &e), -1);
+	assert_int_equal(compare_change(good, 3, good, 3, NAN, 0.05, 1, &e), -1);
+	assert_int_equal(compare_change(good, 3, good, 3, 0.05, 0.0, 1, &e), -1);
+	assert_int_equal(compare_change(good, 3, good, 3, 0.05, 1.0, 1, &e), -1);
+	assert_int_equal(compare_change(NULL, 3, good, 3, 0.05, 0.05, 1, &e), -1);
+	assert_int_equal(compare_change(good, 3, good, 3, 0.05, 0.05, 1, NULL), -1);
+	assert_int_equal(compare_change_resamples(good, 3, good, 3, 0.05, 0.05, 1, 10, &e), -1);
 }
 
 /* Same inputs and seed: bit-identical estimates; another seed moves the
  * interval of noisy samples. */
 static void test_deterministic(void **state)
 {
-    (void)state;
-    double b[N], c[N];
-    fill(b, N, 100.0, 0.2, 8);
-    fill(c, N, 103.0, 0.2, 9);
-    change_estimate e1, e2, e3;
-    assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 123456789, &e1), 0);
-    assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 123456789, &e2), 0);
-    assert_memory_equal(&e1.lo, &e2.lo, sizeof e1.lo);
-    assert_memory_equal(&e1.hi, &e2.hi, sizeof e1.hi);
-    assert_memory_equal(&e1.point, &e2.point, sizeof e1.point);
-    assert_memory_equal(&e1.p, &e2.p, sizeof e1.p);
-    assert_int_equal(e1.verdict, e2.verdict);
-    assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 987654321, &e3), 0);
-    assert_true(e3.lo != e1.lo || e3.hi != e1.hi);
-    assert_true(e3.point == e1.point && e3.p == e1.p); /* not resampled */
+	(void)state;
+	double b[N], c[N];
+	fill(b, N, 100.0, 0.2, 8);
+	fill(c, N, 103.0, 0.2, 9);
+	change_estimate e1, e2, e3;
+	assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 123456789, &e1), 0);
+	assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 123456789, &e2), 0);
+	assert_memory_equal(&e1.lo, &e2.lo, sizeof e1.lo);
+	assert_memory_equal(&e1.hi, &e2.hi, sizeof e1.hi);
+	assert_memory_equal(&e1.point, &e2.point, sizeof e1.point);
+	assert_memory_equal(&e1.p, &e2.p, sizeof e1.p);
+	assert_int_equal(e1.verdict, e2.verdict);
+	assert_int_equal(compare_change(b, N, c, N, 0.05, 0.05, 987654321, &e3), 0);
+	assert_true(e3.lo != e1.lo || e3.hi != e1.hi);
+	assert_true(e3.point == e1.point && e3.p == e1.p); /* not resampled */
 }
 
 /* By simulation: exponential samples with scale 100 (base) and 110 (cur)
@@ -215,38 +215,40 @@ static void test_deterministic(void **state)
  * a change (measured: 2-3%). Seeded, so deterministic. */
 static void test_bootstrap_coverage(void **state)
 {
-    (void)state;
-    const size_t ns[] = { 20, 50 };
-    const int trials = 300;
-    stats_rng r;
-    stats_rng_seed(&r, 77);
-    for (size_t s = 0; s < 2; s++) {
-        size_t n = ns[s];
-        int covered = 0, false_change = 0;
-        for (int t = 0; t < trials; t++) {
-            double b[N], c[N], c0[N];
-            for (size_t i = 0; i < n; i++) {
-                b[i] = -100.0 * log(1.0 - stats_rng_uniform(&r));
-                double u = -log(1.0 - stats_rng_uniform(&r));
-                c[i] = 110.0 * u;
-                c0[i] = 100.0 * u;
-            }
-            change_estimate e;
-            assert_int_equal(compare_change_resamples(b, n, c, n, 0.05, 0.05, (unsigned long long)t, 2000, &e), 0);
-            covered += e.lo <= 0.10 && 0.10 <= e.hi;
-            assert_int_equal(compare_change_resamples(b, n, c0, n, 0.0, 0.05, (unsigned long long)t, 2000, &e), 0);
-            false_change += e.verdict == VERDICT_REGRESSED || e.verdict == VERDICT_IMPROVED;
-        }
-        double cov = (double)covered / trials, fp = (double)false_change / trials;
-        if (!(cov >= 0.92 && cov <= 0.995 && fp <= 0.06))
-            fail_msg("n=%zu: coverage %.3f, false changes %.3f", n, cov, fp);
-    }
+	(void)state;
+	const size_t ns[] = { 20, 50 };
+	const int trials = 300;
+	stats_rng r;
+	stats_rng_seed(&r, 77);
+	for (size_t s = 0; s < 2; s++) {
+		size_t n = ns[s];
+		int covered = 0, false_change = 0;
+		for (int t = 0; t < trials; t++) {
+			double b[N], c[N], c0[N];
+			for (size_t i = 0; i < n; i++) {
+				b[i] = -100.0 * log(1.0 - stats_rng_uniform(&r));
+				double u = -log(1.0 - stats_rng_uniform(&r));
+				c[i] = 110.0 * u;
+				c0[i] = 100.0 * u;
+			}
+			change_estimate e;
+			assert_int_equal(
+				compare_change_resamples(b, n, c, n, 0.05, 0.05, (unsigned long long)t, 2000, &e), 0);
+			covered += e.lo <= 0.10 && 0.10 <= e.hi;
+			assert_int_equal(
+				compare_change_resamples(b, n, c0, n, 0.0, 0.05, (unsigned long long)t, 2000, &e), 0);
+			false_change += e.verdict == VERDICT_REGRESSED || e.verdict == VERDICT_IMPROVED;
+		}
+		double cov = (double)covered / trials, fp = (double)false_change / trials;
+		if (!(cov >= 0.92 && cov <= 0.995 && fp <= 0.06))
+			fail_msg("n=%zu: coverage %.3f, false changes %.3f", n, cov, fp);
+	}
 }
 
 static int cmp_d(const void *a, const void *b)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
 }
 
 /* The percentile interval against the exact bootstrap distribution. Base is
@@ -259,105 +261,105 @@ static int cmp_d(const void *a, const void *b)
  * random resamples (sd of an empirical CDF about 0.002) land on the same value. */
 static void test_bootstrap_exact(void **state)
 {
-    (void)state;
-    const double base[] = { 100, 100 };
-    const double cur[] = { 100, 200, 300, 400, 500, 600 };
-    static double med[46656];
-    size_t m = 0;
-    for (int code = 0; code < 46656; code++) {
-        double x[6];
-        for (int i = 0, c = code; i < 6; i++, c /= 6)
-            x[i] = cur[c % 6];
-        qsort(x, 6, sizeof *x, cmp_d);
-        med[m++] = (x[2] + x[3]) / 2.0;
-    }
-    qsort(med, m, sizeof *med, cmp_d);
-    const double qs[] = { 0.025, 0.975 };
-    double want[2];
-    for (int k = 0; k < 2; k++) {
-        size_t i = 0; /* the smallest value whose CDF reaches q */
-        while ((double)(i + 1) / (double)m < qs[k])
-            i++;
-        double v = med[i];
-        size_t below = 0, upto = 0;
-        for (size_t j = 0; j < m; j++) {
-            below += med[j] < v;
-            upto += med[j] <= v;
-        }
-        assert_true((double)below / (double)m < qs[k] - 0.005);
-        assert_true((double)upto / (double)m > qs[k] + 0.005);
-        want[k] = v / 100.0 - 1.0;
-    }
-    assert_true(fabs(want[0] - 0.5) < 1e-12 && fabs(want[1] - 4.5) < 1e-12);
+	(void)state;
+	const double base[] = { 100, 100 };
+	const double cur[] = { 100, 200, 300, 400, 500, 600 };
+	static double med[46656];
+	size_t m = 0;
+	for (int code = 0; code < 46656; code++) {
+		double x[6];
+		for (int i = 0, c = code; i < 6; i++, c /= 6)
+			x[i] = cur[c % 6];
+		qsort(x, 6, sizeof *x, cmp_d);
+		med[m++] = (x[2] + x[3]) / 2.0;
+	}
+	qsort(med, m, sizeof *med, cmp_d);
+	const double qs[] = { 0.025, 0.975 };
+	double want[2];
+	for (int k = 0; k < 2; k++) {
+		size_t i = 0; /* the smallest value whose CDF reaches q */
+		while ((double)(i + 1) / (double)m < qs[k])
+			i++;
+		double v = med[i];
+		size_t below = 0, upto = 0;
+		for (size_t j = 0; j < m; j++) {
+			below += med[j] < v;
+			upto += med[j] <= v;
+		}
+		assert_true((double)below / (double)m < qs[k] - 0.005);
+		assert_true((double)upto / (double)m > qs[k] + 0.005);
+		want[k] = v / 100.0 - 1.0;
+	}
+	assert_true(fabs(want[0] - 0.5) < 1e-12 && fabs(want[1] - 4.5) < 1e-12);
 
-    change_estimate e;
-    assert_int_equal(compare_change(base, 2, cur, 6, 0.05, 0.05, 42, &e), 0);
-    assert_true(fabs(e.lo - want[0]) < 1e-12);
-    assert_true(fabs(e.hi - want[1]) < 1e-12);
-    assert_true(fabs(e.point - 2.5) < 1e-12); /* median 350 */
+	change_estimate e;
+	assert_int_equal(compare_change(base, 2, cur, 6, 0.05, 0.05, 42, &e), 0);
+	assert_true(fabs(e.lo - want[0]) < 1e-12);
+	assert_true(fabs(e.hi - want[1]) < 1e-12);
+	assert_true(fabs(e.point - 2.5) < 1e-12); /* median 350 */
 }
 
 static void test_sentences(void **state)
 {
-    (void)state;
-    assert_string_equal(verdict_sentence(VERDICT_REGRESSED), "Performance has regressed.");
-    assert_string_equal(verdict_sentence(VERDICT_IMPROVED), "Performance has improved.");
-    assert_string_equal(verdict_sentence(VERDICT_NO_CHANGE), "No change in performance detected.");
-    assert_string_equal(verdict_sentence(VERDICT_WITHIN_NOISE), "Change within noise threshold.");
-    assert_string_equal(verdict_sentence(VERDICT_UNDEFINED),
-                        "Too few samples to detect a change (need at least 2 on each side).");
-    assert_string_equal(verdict_name(VERDICT_REGRESSED), "regressed");
-    assert_string_equal(verdict_name(VERDICT_UNDEFINED), "undefined");
+	(void)state;
+	assert_string_equal(verdict_sentence(VERDICT_REGRESSED), "Performance has regressed.");
+	assert_string_equal(verdict_sentence(VERDICT_IMPROVED), "Performance has improved.");
+	assert_string_equal(verdict_sentence(VERDICT_NO_CHANGE), "No change in performance detected.");
+	assert_string_equal(verdict_sentence(VERDICT_WITHIN_NOISE), "Change within noise threshold.");
+	assert_string_equal(verdict_sentence(VERDICT_UNDEFINED),
+			    "Too few samples to detect a change (need at least 2 on each side).");
+	assert_string_equal(verdict_name(VERDICT_REGRESSED), "regressed");
+	assert_string_equal(verdict_name(VERDICT_UNDEFINED), "undefined");
 }
 
 static void check_line(double lo, double pt, double hi, double p, double alpha, const char *want)
 {
-    change_estimate c = { lo, pt, hi, p, alpha, 0.05, 0, COMPARE_RESAMPLES, VERDICT_UNDEFINED };
-    char buf[128];
-    int n = format_change(buf, sizeof buf, &c);
-    assert_string_equal(buf, want);
-    assert_int_equal(n, (int)strlen(want));
+	change_estimate c = { lo, pt, hi, p, alpha, 0.05, 0, COMPARE_RESAMPLES, VERDICT_UNDEFINED };
+	char buf[128];
+	int n = format_change(buf, sizeof buf, &c);
+	assert_string_equal(buf, want);
+	assert_int_equal(n, (int)strlen(want));
 }
 
 static void test_format(void **state)
 {
-    (void)state;
-    check_line(-0.0337, -0.0334, -0.0332, 0.001, 0.05, "change: [-3.37% -3.34% -3.32%] (p = 0.00 < 0.05)");
-    check_line(-0.0337, -0.0334, -0.0332, 0.42, 0.05, "change: [-3.37% -3.34% -3.32%] (p = 0.42 > 0.05)");
-    check_line(0.15, 0.20, 0.25, 0.0, 0.05, "change: [15.00% +20.00% 25.00%] (p = 0.00 < 0.05)");
-    check_line(-0.01, 0.0, 0.01, 0.05, 0.05, "change: [-1.00% +0.00% 1.00%] (p = 0.05 > 0.05)");
-    check_line(-0.00001, -0.00001, 0.00001, 1.0, 0.05, "change: [0.00% +0.00% 0.00%] (p = 1.00 > 0.05)");
-    check_line(NAN, NAN, NAN, NAN, 0.05, "change: [n/a n/a n/a] (p = n/a > 0.05)");
-    check_line(NAN, 0.205, NAN, NAN, 0.05, "change: [n/a +20.50% n/a] (p = n/a > 0.05)");
-    check_line(0.1, 0.2, INFINITY, 0.0004, 0.001, "change: [10.00% +20.00% n/a] (p = 0.000 < 0.001)");
-    check_line(1.5, 2.0, 2.5, 0.0, 0.01, "change: [150.00% +200.00% 250.00%] (p = 0.00 < 0.01)");
+	(void)state;
+	check_line(-0.0337, -0.0334, -0.0332, 0.001, 0.05, "change: [-3.37% -3.34% -3.32%] (p = 0.00 < 0.05)");
+	check_line(-0.0337, -0.0334, -0.0332, 0.42, 0.05, "change: [-3.37% -3.34% -3.32%] (p = 0.42 > 0.05)");
+	check_line(0.15, 0.20, 0.25, 0.0, 0.05, "change: [15.00% +20.00% 25.00%] (p = 0.00 < 0.05)");
+	check_line(-0.01, 0.0, 0.01, 0.05, 0.05, "change: [-1.00% +0.00% 1.00%] (p = 0.05 > 0.05)");
+	check_line(-0.00001, -0.00001, 0.00001, 1.0, 0.05, "change: [0.00% +0.00% 0.00%] (p = 1.00 > 0.05)");
+	check_line(NAN, NAN, NAN, NAN, 0.05, "change: [n/a n/a n/a] (p = n/a > 0.05)");
+	check_line(NAN, 0.205, NAN, NAN, 0.05, "change: [n/a +20.50% n/a] (p = n/a > 0.05)");
+	check_line(0.1, 0.2, INFINITY, 0.0004, 0.001, "change: [10.00% +20.00% n/a] (p = 0.000 < 0.001)");
+	check_line(1.5, 2.0, 2.5, 0.0, 0.01, "change: [150.00% +200.00% 250.00%] (p = 0.00 < 0.01)");
 
-    change_estimate c = { -0.0337, -0.0334, -0.0332, 0.001, 0.05, 0.05, 0, COMPARE_RESAMPLES, VERDICT_IMPROVED };
-    char small[48]; /* the line needs 49 bytes with its NUL */
-    assert_int_equal(format_change(small, sizeof small, &c), -1);
-    char exact[49];
-    assert_int_equal(format_change(exact, sizeof exact, &c), 48);
-    assert_int_equal(format_change(NULL, 10, &c), -1);
-    assert_int_equal(format_change(exact, sizeof exact, NULL), -1);
+	change_estimate c = { -0.0337, -0.0334, -0.0332, 0.001, 0.05, 0.05, 0, COMPARE_RESAMPLES, VERDICT_IMPROVED };
+	char small[48]; /* the line needs 49 bytes with its NUL */
+	assert_int_equal(format_change(small, sizeof small, &c), -1);
+	char exact[49];
+	assert_int_equal(format_change(exact, sizeof exact, &c), 48);
+	assert_int_equal(format_change(NULL, 10, &c), -1);
+	assert_int_equal(format_change(exact, sizeof exact, NULL), -1);
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gates),
-        cmocka_unit_test(test_regressed),
-        cmocka_unit_test(test_improved),
-        cmocka_unit_test(test_within_noise),
-        cmocka_unit_test(test_identical),
-        cmocka_unit_test(test_noisy_no_change),
-        cmocka_unit_test(test_p_gate_small_samples),
-        cmocka_unit_test(test_undefined),
-        cmocka_unit_test(test_bad_input),
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_bootstrap_coverage),
-        cmocka_unit_test(test_bootstrap_exact),
-        cmocka_unit_test(test_sentences),
-        cmocka_unit_test(test_format),
-    };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gates),
+		cmocka_unit_test(test_regressed),
+		cmocka_unit_test(test_improved),
+		cmocka_unit_test(test_within_noise),
+		cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_noisy_no_change),
+		cmocka_unit_test(test_p_gate_small_samples),
+		cmocka_unit_test(test_undefined),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_bootstrap_coverage),
+		cmocka_unit_test(test_bootstrap_exact),
+		cmocka_unit_test(test_sentences),
+		cmocka_unit_test(test_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }

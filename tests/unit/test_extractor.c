@@ -69,7 +69,7 @@ static void test_str_values(void **state)
 static void test_config_format(void **state)
 {
 	char buf[256];
-	struct plugin_config c = {.async = 1, .work = WORK_U64, .extra_ns = 250};
+	struct plugin_config c = { .async = 1, .work = WORK_U64, .extra_ns = 250 };
 	(void)state;
 	assert_int_equal(plugin_config_format(&c, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "{\"async\":true,\"work\":\"u64\",\"extra_ns\":250}");
@@ -85,7 +85,7 @@ static void test_real_plugin_sync(void **state)
 	struct extractor x;
 	struct probe p1, p2;
 	char err[512];
-	struct plugin_config c = {.async = 0, .work = WORK_STR};
+	struct plugin_config c = { .async = 0, .work = WORK_STR };
 	(void)state;
 
 	assert_int_equal(extractor_open(&x, &c, 3, err, sizeof(err)), 0);
@@ -103,7 +103,7 @@ static void test_bad_config_fails_with_message(void **state)
 {
 	struct extractor x;
 	char err[512] = "";
-	struct plugin_config c = {.raw = "{\"work\":\"nope\"}"};
+	struct plugin_config c = { .raw = "{\"work\":\"nope\"}" };
 	(void)state;
 	assert_int_equal(extractor_open(&x, &c, 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "plugin_init"));

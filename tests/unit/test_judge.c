@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "measure/allocs.h"
 #include "analyse/judge.h"
+#include "measure/allocs.h"
 
 static void write_lines(const char *path, const char *text)
 {

@@ -70,40 +70,40 @@ struct bad_case {
 static void test_bad_inputs(void **state)
 {
 	static const struct bad_case cases[] = {
-		{{"-n", "abc"}, "-n: 'abc' is not a whole number"},
-		{{"-n", "12x"}, "not a whole number"},
-		{{"-n", "0"}, "-n: '0' must be at least 1"},
-		{{"-n", "-5"}, "-n: '-5' is negative"},
-		{{"-n", "+5"}, "not a whole number"},
-		{{"-n", ""}, "-n: missing number"},
-		{{"-n", "18446744073709551616"}, "too large"},
-		{{"-n", "10000000001"}, "too large (at most 10000000000)"},
-		{{"-p", "0"}, "-p: '0' must be at least 1"},
-		{{"-p", "-1"}, "negative"},
-		{{"-p", "256"}, "handle table (at most 255"},
-		{{"-p", "99999999"}, "too large"},
-		{{"--fields", "0"}, "--fields"},
-		{{"--fields", "257"}, "--fields: '257' is too large"},
-		{{"--work", "sleep"}, "--work: 'sleep'"},
-		{{"-r", "0"}, "--runs"},
-		{{"-r", "20", "-n", "10"}, "smaller than --runs"},
-		{{"-x"}, "unknown option -x"},
-		{{"--bogus"}, "unknown option --bogus"},
-		{{"-n"}, "needs an argument"},
-		{{"--fields"}, "needs an argument"},
-		{{"stray"}, "unexpected argument 'stray'"},
-		{{"--cpus", "0", "-p", "2"}, "1 CPUs listed for 2 calling threads"},
-		{{"--cpus", "a"}, "not a CPU list"},
-		{{"--cpus", "1,"}, "not a CPU list"},
-		{{"--cpus", "3-1"}, "not a CPU list"},
-		{{"--cpus", "0,0"}, "listed twice"},
-		{{"--extra-ns", "1000000001"}, "--extra-ns"},
+		{ { "-n", "abc" }, "-n: 'abc' is not a whole number" },
+		{ { "-n", "12x" }, "not a whole number" },
+		{ { "-n", "0" }, "-n: '0' must be at least 1" },
+		{ { "-n", "-5" }, "-n: '-5' is negative" },
+		{ { "-n", "+5" }, "not a whole number" },
+		{ { "-n", "" }, "-n: missing number" },
+		{ { "-n", "18446744073709551616" }, "too large" },
+		{ { "-n", "10000000001" }, "too large (at most 10000000000)" },
+		{ { "-p", "0" }, "-p: '0' must be at least 1" },
+		{ { "-p", "-1" }, "negative" },
+		{ { "-p", "256" }, "handle table (at most 255" },
+		{ { "-p", "99999999" }, "too large" },
+		{ { "--fields", "0" }, "--fields" },
+		{ { "--fields", "257" }, "--fields: '257' is too large" },
+		{ { "--work", "sleep" }, "--work: 'sleep'" },
+		{ { "-r", "0" }, "--runs" },
+		{ { "-r", "20", "-n", "10" }, "smaller than --runs" },
+		{ { "-x" }, "unknown option -x" },
+		{ { "--bogus" }, "unknown option --bogus" },
+		{ { "-n" }, "needs an argument" },
+		{ { "--fields" }, "needs an argument" },
+		{ { "stray" }, "unexpected argument 'stray'" },
+		{ { "--cpus", "0", "-p", "2" }, "1 CPUs listed for 2 calling threads" },
+		{ { "--cpus", "a" }, "not a CPU list" },
+		{ { "--cpus", "1," }, "not a CPU list" },
+		{ { "--cpus", "3-1" }, "not a CPU list" },
+		{ { "--cpus", "0,0" }, "listed twice" },
+		{ { "--extra-ns", "1000000001" }, "--extra-ns" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct options o;
 		char err[256] = "";
-		char *argv[8] = {"bench"};
+		char *argv[8] = { "bench" };
 		int argc = 1;
 		for (int k = 0; k < 4 && cases[i].args[k]; k++)
 			argv[argc++] = (char *)cases[i].args[k];
@@ -146,11 +146,13 @@ static void test_pinning_accepts_enough_cpus(void **state)
  * way round: both come from the one table. */
 static void test_usage_names_every_option(void **state)
 {
-	static const char *const longs[] = {"--async", "--runs", "--work", "--fields", "--warmup", "--extra-ns",
-					    "--floors", "--cpus", "--plugin-config", "--stall-timeout", "--launches",
-					    "--format", "--compare", "--against", "--save-baseline", "--baseline",
-					    "--threshold", "--seed", "--async-extra-ns", "--scenario", "--pool",
-					    "--malloc", "--count-allocs", "--allocators", "--judge"};
+	static const char *const longs[] = { "--async",		"--runs",	   "--work",	       "--fields",
+					     "--warmup",	"--extra-ns",	   "--floors",	       "--cpus",
+					     "--plugin-config", "--stall-timeout", "--launches",       "--format",
+					     "--compare",	"--against",	   "--save-baseline",  "--baseline",
+					     "--threshold",	"--seed",	   "--async-extra-ns", "--scenario",
+					     "--pool",		"--malloc",	   "--count-allocs",   "--allocators",
+					     "--judge" };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -174,8 +176,8 @@ static void test_record_round_trip(void **state)
 	char err[256] = "";
 	json_t *rec;
 	(void)state;
-	assert_int_equal(parse(&o, err, sizeof(err), 16, "-n", "5000", "-p", "2", "-r", "5", "--work", "u64",
-			       "--cpus", "0-1", "--scenario", "lifecycle", "--malloc", "jemalloc", "--count-allocs"),
+	assert_int_equal(parse(&o, err, sizeof(err), 16, "-n", "5000", "-p", "2", "-r", "5", "--work", "u64", "--cpus",
+			       "0-1", "--scenario", "lifecycle", "--malloc", "jemalloc", "--count-allocs"),
 			 PARSE_OK);
 	rec = options_to_json(&o);
 	assert_non_null(rec);
@@ -210,12 +212,12 @@ static void test_child_args_round_trip(void **state)
 {
 	struct options o, child;
 	char err[256] = "", store[4096];
-	char *argv[64] = {"bench"};
+	char *argv[64] = { "bench" };
 	int argc;
 	(void)state;
-	assert_int_equal(parse(&o, err, sizeof(err), 18, "-n", "3000", "-p", "2", "--warmup", "7", "--extra-ns",
-			       "40", "--cpus", "0,1", "--floors", "--work", "str", "--plugin-config", "async",
-			       "--launches", "3", "--compare"),
+	assert_int_equal(parse(&o, err, sizeof(err), 18, "-n", "3000", "-p", "2", "--warmup", "7", "--extra-ns", "40",
+			       "--cpus", "0,1", "--floors", "--work", "str", "--plugin-config", "async", "--launches",
+			       "3", "--compare"),
 			 PARSE_OK);
 	argc = options_child_args(&o, argv + 1, 60, store, sizeof(store));
 	assert_true(argc > 0);

@@ -84,7 +84,7 @@ static void test_series_split_keeps_total(void **state)
 
 static void test_async_reason(void **state)
 {
-	struct probe p = {.gomaxprocs = 1, .async_configured = 1};
+	struct probe p = { .gomaxprocs = 1, .async_configured = 1 };
 	(void)state;
 	assert_non_null(strstr(async_not_in_effect_reason(&p), "GOMAXPROCS < 2"));
 	p.gomaxprocs = 2;
@@ -95,10 +95,8 @@ static void test_async_reason(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_seed_line_exact),
-		cmocka_unit_test(test_stalls_counted),
-		cmocka_unit_test(test_no_stall_when_uniform),
-		cmocka_unit_test(test_series_split_keeps_total),
+		cmocka_unit_test(test_seed_line_exact),	      cmocka_unit_test(test_stalls_counted),
+		cmocka_unit_test(test_no_stall_when_uniform), cmocka_unit_test(test_series_split_keeps_total),
 		cmocka_unit_test(test_async_reason),
 	};
 	return cmocka_run_group_tests_name("report", tests, NULL, NULL);

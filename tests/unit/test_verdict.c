@@ -17,8 +17,8 @@
  * about +-1% jitter around 100 * cell_scale and 3 * ratio_scale. */
 static void doc(struct doc *d, const char *key, double cell_scale, double ratio_scale)
 {
-	static const double jitter[12] = {0.995, 1.004, 0.998, 1.009, 0.991, 1.002,
-					  1.006, 0.997, 1.001, 0.993, 1.008, 0.999};
+	static const double jitter[12] = { 0.995, 1.004, 0.998, 1.009, 0.991, 1.002,
+					   1.006, 0.997, 1.001, 0.993, 1.008, 0.999 };
 	struct cell_rec *c;
 	struct ratio_rec *r;
 
