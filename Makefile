@@ -1,10 +1,5 @@
 # cgocost — what it costs to cross between C and Go, and why.
-#
-#   make            build everything into build/
-#   make bench      set up, build, run `make compare`
-#   make compare    archive vs shared x sync vs async, interleaved, one table
-#   make test       set up, build, run every test
-#   make clean      remove build/
+# `make help` lists the targets.
 #
 # GO selects the Go toolchain: a path to a go binary, or a toolchain name
 # such as go1.27.3 (fetched by the go command from the module proxy). When
@@ -32,18 +27,26 @@ endif
 SDK_MODULE := github.com/falcosecurity/plugin-sdk-go
 SDK_DIR = $(shell $(GOCMD) list $(PLUGIN_GOFLAGS) -m -f '{{.Dir}}' $(SDK_MODULE))
 
-CC ?= cc
+# Debian's Go 1.19, asked of the system (the go1.19 command on PATH, or the
+# golang-1.19-go package's files); empty when it is not installed.
+OLD_GO = $(or $(shell command -v go1.19 2>/dev/null),$(shell dpkg -L golang-1.19-go 2>/dev/null | grep '/bin/go$$' | head -1))
+
+# CFLAGS and CPPFLAGS are the user's (make CFLAGS='-O1 -g' works); what the
+# build needs is added beside them, never replaced by them.
 CFLAGS ?= -O2
-CFLAGS += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -I$(SDK_DIR)/pkg/sdk -Ic
+CGOCOST_CPPFLAGS = -D_GNU_SOURCE -I$(SDK_DIR)/pkg/sdk -Ic $(shell pkg-config --cflags jansson)
+CGOCOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -pthread
+COMPILE = $(CC) $(CGOCOST_CPPFLAGS) $(CPPFLAGS) $(CGOCOST_CFLAGS) $(CFLAGS)
 LDLIBS += -pthread -lm -ldl $(shell pkg-config --libs jansson)
 
-# The C driver: one folder a layer (see the README's layout); c/preload is a
-# library of its own.
+# The C driver: one folder a layer, bottom first (README.md, "Layout");
+# c/preload is a library of its own.
 C_LAYERS := base stats model measure analyse store report cli
 DRIVER_SRCS := $(filter-out c/cli/main.c,$(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.c)))
 DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
+C_FILES := $(foreach l,$(C_LAYERS) preload,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch])
 
 PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
@@ -55,22 +58,25 @@ TEST_EXTRA :=
 
 -include mk/*.mk
 
-.PHONY: all setup bench compare regress alloc-matrix test clean test-go test-unit test-integration
-all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so
+.PHONY: all help setup bench compare regress alloc-matrix test clean test-go test-unit test-integration test-format
+all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
+
+help: ## list the targets
+	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
 
 # Each step is a fresh make so that variables read from the module cache
 # (SDK_DIR) are evaluated after setup has downloaded the modules.
-test:
+test: ## set up, build, run every test (unit, Go, integration, schema, docs, format)
 	@$(MAKE) --no-print-directory setup
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory test-unit test-go test-integration $(TEST_EXTRA)
+	@$(MAKE) --no-print-directory test-unit test-go test-integration test-format $(TEST_EXTRA)
 
-bench:
+bench: ## set up, build, run `make compare`
 	@$(MAKE) --no-print-directory setup
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory compare
 
-setup:
+setup: ## install the Debian packages and Go modules the build needs
 	@GO="$(GOCMD)" sh scripts/setup.sh
 
 $(BUILD)/libmock.a: $(PLUGIN_SRCS)
@@ -81,44 +87,56 @@ $(BUILD)/libmock.so: $(PLUGIN_SRCS)
 	@mkdir -p $(BUILD)
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-mock
 
-$(BUILD)/obj/%.o: c/%.c $(DRIVER_HDRS)
+# The plugin SDK's header comes from the module cache: the modules are
+# downloaded before the first C file is compiled, so a plain make works on a
+# fresh machine (SDK_DIR is read when a recipe runs, after this).
+$(BUILD)/.modules: go.mod go.sum
+	@mkdir -p $(BUILD)
+	$(GOCMD) mod download
+	@touch $@
+
+$(BUILD)/obj/%.o: c/%.c $(DRIVER_HDRS) | $(BUILD)/.modules
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(COMPILE) -c -o $@ $<
 
 $(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a
-	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a $(LDLIBS)
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a $(LDLIBS)
 
 $(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.so
-	$(CC) $(CFLAGS) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
 # archive vs shared x sync vs async, interleaved launch by launch, with the
 # floors; COMPARE_ARGS can add options (e.g. --format json).
 COMPARE_ARGS ?=
-compare: $(BUILD)/bench $(BUILD)/bench-shared
+compare: $(BUILD)/bench $(BUILD)/bench-shared ## archive vs shared x sync vs async, interleaved, one table
 	$(BUILD)/bench --compare --floors -n 200000 -r 10 --launches 20 $(COMPARE_ARGS)
 
-# The regression check end to end: baseline, unchanged rerun, +20% on async.
-regress: $(BUILD)/bench $(BUILD)/bench-shared
+regress: $(BUILD)/bench $(BUILD)/bench-shared ## the regression check end to end: baseline, unchanged rerun, +20% on async
 	@sh scripts/regress.sh $(BUILD)/bench
 
-# scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption.
-alloc-matrix: all
-	@sh scripts/alloc_matrix.sh $(BUILD)
+alloc-matrix: all ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption
+	@GO="$(GOCMD)" sh scripts/alloc_matrix.sh $(BUILD)
 
-# Go: formatting, vet, and the plugin's own tests.
-test-go:
+# Go: formatting and vet of every Go package, and the Go packages' own tests
+# that need no built executable.
+test-go: ## gofmt, go vet of every package, the Go tests that need no build
 	@test -z "$$(gofmt -l plugin-mock tests go 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l plugin-mock tests go; exit 1; }
-	$(GOCMD) vet ./plugin-mock/... ./tests/...
-	$(GOCMD) test -count=1 ./plugin-mock/...
+	$(GOCMD) vet ./plugin-mock/... ./tests/... ./go/...
+	$(GOCMD) test -count=1 ./plugin-mock/... ./tests/layers/...
 
 # End to end: both executables in every mode, exit codes, bad input.
-test-integration: $(BUILD)/bench $(BUILD)/bench-shared
+test-integration: $(BUILD)/bench $(BUILD)/bench-shared ## both executables end to end: modes, exit codes, bad input
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/integration/...
+
+# One C style, .clang-format's, checked (Debian's clang-format).
+test-format: ## every C file formatted as .clang-format says
+	clang-format --dry-run --Werror $(C_FILES)
+	@echo "test-format: $(words $(C_FILES)) C files formatted as .clang-format says"
 
 # The C-side allocation counter --count-allocs preloads.
 $(BUILD)/libcgocost_count.so: c/preload/alloc_count.c
 	@mkdir -p $(BUILD)
-	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -fPIC -shared -o $@ $< -ldl
+	$(CC) $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
-clean:
-	rm -rf build
+clean: ## remove build/ (and a BUILD given on the command line)
+	rm -rf build $(BUILD)

@@ -1,8 +1,8 @@
-# The Go toolchain matrix (issue 6): the same plugin built by several Go
+# The Go toolchain matrix (docs/matrix.md): the same plugin built by several Go
 # toolchains, each into build/<go version>/, measured with `bench --compare`
 # and summed up in one table, build/matrix.json and build/matrix.svg.
 #
-#   make GO=/usr/lib/go-1.19/bin/go   build with Debian's Go 1.19 into build/go1.19.8/
+#   make GO=$(OLD_GO)                 build with Debian's Go 1.19 into build/go1.19.8/
 #   make GO=go1.27.3                  build with a toolchain from the module proxy
 #   make matrix                       build and measure every toolchain it can get
 #   make test-matrix                  the matrix's tests (part of `make test`)
@@ -30,9 +30,9 @@ endif
 # by scripts/setup.sh; it predates the Go 1.21 change to C->Go calls) and a
 # toolchain the go command fetches from the module proxy. One that cannot be
 # had is skipped with a line saying why.
-MATRIX_TOOLCHAINS ?= go /usr/lib/go-1.19/bin/go go1.27.3
-# Fresh launches per cell and timed extractions per launch (see the README in
-# go/cmd/matrix for what they cost in time).
+MATRIX_TOOLCHAINS ?= go $(OLD_GO) go1.27.3
+# Fresh launches per cell and timed extractions per launch (docs/matrix.md
+# says what they cost in time).
 MATRIX_LAUNCHES ?= 10
 MATRIX_N ?= 100000
 MATRIX_OUT ?= build
@@ -40,22 +40,25 @@ MATRIX_OUT ?= build
 MATRIX_GO ?= go
 MATRIX_TOOL := build/cgocost-matrix
 
-.PHONY: matrix matrix-tool test-matrix
+.PHONY: matrix matrix-run matrix-tool test-matrix
 matrix-tool:
 	@mkdir -p build
 	$(MATRIX_GO) build -o $(MATRIX_TOOL) ./go/cmd/matrix
 
-matrix:
+matrix: ## the Go toolchain matrix: table, build/matrix.json and build/matrix.svg
 	@$(MAKE) --no-print-directory setup
-	@$(MAKE) --no-print-directory matrix-tool
+	@$(MAKE) --no-print-directory matrix-run
+
+# A make of its own, so that OLD_GO is asked of the system after setup.
+matrix-run: matrix-tool
 	@$(MATRIX_TOOL) run -make "$(MAKE)" -launches $(MATRIX_LAUNCHES) -n $(MATRIX_N) \
 		-out $(MATRIX_OUT) $(MATRIX_TOOLCHAINS)
 
 # The matrix program's tests: the report on fixture JSON (no timing), and
 # the side-by-side build with the default toolchain and Debian's Go 1.19.
-test-matrix:
+test-matrix: ## the matrix tool's report and side-by-side build
 	$(MATRIX_GO) vet ./go/cmd/matrix/...
-	CGOCOST_ROOT=$(CURDIR) CGOCOST_OLD_GO=/usr/lib/go-1.19/bin/go \
+	CGOCOST_ROOT=$(CURDIR) CGOCOST_OLD_GO=$(OLD_GO) \
 		$(MATRIX_GO) test -count=1 ./go/cmd/matrix/...
 
 TEST_EXTRA += test-matrix

@@ -1,6 +1,7 @@
-# The libmongocrypt path (issue 4, and issue 5 part 2): a cgo binding of
-# libmongocrypt in go/mongocrypt, its benchmarks, and the table built from
-# them by go/cmd/mongocrypt-table.
+# The libmongocrypt path (docs/mongocrypt.md): a cgo binding of
+# libmongocrypt in go/mongocrypt, its benchmarks (including the allocator
+# swap of make alloc-matrix), and the table built from them by
+# go/cmd/mongocrypt-table.
 #
 #   make bench-mongocrypt   bulk decryption (crypto x access x threads) and the
 #                           per-value costs, printed as one table (about 3 minutes)
@@ -36,18 +37,13 @@ MONGOCRYPT_TAGS = $(shell printf '#include <mongocrypt.h>\nunsigned long cgocost
 
 .PHONY: bench-mongocrypt test-mongocrypt
 
-bench-mongocrypt:
+bench-mongocrypt: ## libmongocrypt: bulk decryption and per-value costs, one table (about 3 minutes)
 	@mkdir -p $(MONGOCRYPT_OUT)
 	$(GOCMD) test -c $(MONGOCRYPT_TAGS) -o $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_PKG)
 	$(GOCMD) build -o $(MONGOCRYPT_OUT)/mongocrypt-table $(MONGOCRYPT_TABLE_PKG)
 	@echo "bench-mongocrypt: bulk decryption, $(MONGOCRYPT_BULK_PASSES) passes x 24 cells x 10 repetitions x $(MONGOCRYPT_BULK_OPS) operations (about 2.5 minutes)" >&2
-	@rm -f $(MONGOCRYPT_OUT)/bulk.txt
-	@for pass in $$(seq 1 $(MONGOCRYPT_BULK_PASSES)); do \
-		$(MONGOCRYPT_OUT)/mongocrypt.test -test.run '^$$' -test.bench '^BenchmarkBulkDecryption$$' \
-			-test.benchtime $(MONGOCRYPT_BULK_OPS)x -mongocrypt.bytes $(MONGOCRYPT_BYTES) -mongocrypt.pass $$pass \
-			>> $(MONGOCRYPT_OUT)/bulk.txt 2>&1 \
-		|| { cat $(MONGOCRYPT_OUT)/bulk.txt >&2; echo "bench-mongocrypt: the bulk decryption benchmark failed" >&2; exit 3; }; \
-	done
+	@sh scripts/bench_mongocrypt.sh $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_OUT)/bulk.txt \
+		$(MONGOCRYPT_BULK_PASSES) $(MONGOCRYPT_BULK_OPS) $(MONGOCRYPT_BYTES)
 	@echo "bench-mongocrypt: per-value costs, 30 benchmarks x $(MONGOCRYPT_MICRO_COUNT) samples x $(MONGOCRYPT_MICRO_TIME)" >&2
 	@$(MONGOCRYPT_OUT)/mongocrypt.test -test.run '^$$' \
 		-test.bench '^Benchmark(BinaryRead|GoCopy|BinaryFromBytes|BinaryLifecycle)$$' \
@@ -58,7 +54,7 @@ bench-mongocrypt:
 	@cat $(MONGOCRYPT_OUT)/table.txt
 	@echo "bench-mongocrypt: raw results in $(MONGOCRYPT_OUT)/bulk.txt and micro.txt (go tool benchstat reads them)" >&2
 
-test-mongocrypt:
+test-mongocrypt: ## the libmongocrypt tests, again under -race and cgocheck2
 	$(GOCMD) test $(MONGOCRYPT_TAGS) $(MONGOCRYPT_PKG) $(MONGOCRYPT_TABLE_PKG)
 	$(GOCMD) test $(MONGOCRYPT_TAGS) -race $(MONGOCRYPT_PKG) -args -mongocrypt.values=$(MONGOCRYPT_SMALL_VALUES)
 	GOEXPERIMENT=cgocheck2 $(GOCMD) test $(MONGOCRYPT_TAGS) $(MONGOCRYPT_PKG) -args -mongocrypt.values=$(MONGOCRYPT_SMALL_VALUES)

@@ -5,5 +5,6 @@
 .PHONY: test-schema
 TEST_EXTRA += test-schema
 
+test-schema: ## the output of every mode against docs/schema.json
 test-schema: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/schema/...

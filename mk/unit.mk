@@ -7,7 +7,7 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(DRIVER_OBJS) $(DRIVER_HDRS) $(BUILD)/libmock.a
 	@mkdir -p $(BUILD)/tests
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(DRIVER_OBJS) $(BUILD)/libmock.a $(LDLIBS) $(CMOCKA_LIBS)
+	$(COMPILE) -Itests/unit -o $@ $< $(DRIVER_OBJS) $(BUILD)/libmock.a $(LDLIBS) $(CMOCKA_LIBS)
 
-test-unit: $(UNIT_BINS)
+test-unit: $(UNIT_BINS) ## the cmocka unit tests
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

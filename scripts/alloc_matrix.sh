@@ -6,6 +6,7 @@
 # Allocators are interleaved round by round, never run one after another.
 set -u
 BUILD="${1:-build}"
+GO="${GO:-go}"
 BENCH="$BUILD/bench"
 OUT="$BUILD/alloc-matrix"
 LAUNCHES="${ALLOC_LAUNCHES:-10}"
@@ -35,7 +36,7 @@ echo "== allocations per iteration (glibc, counted by the preloaded counter)"
 "$BENCH" --scenario lifecycle -a -n 500 -r 2 --count-allocs 2>/dev/null | grep -E "C-side|Go .* allocated"
 
 echo "== mongocrypt bulk decryption, native crypto, 1 thread (ns per bulk operation of 1500 values)"
-if ! go test -c -o "$OUT/mongocrypt.test" ./go/mongocrypt >"$OUT/build.log" 2>&1; then
+if ! $GO test -c -o "$OUT/mongocrypt.test" ./go/mongocrypt >"$OUT/build.log" 2>&1; then
 	echo "alloc-matrix: skipping mongocrypt: cannot build its benchmark ($(tail -1 "$OUT/build.log"))"
 else
 	for a in $(echo "$have" | tr , ' '); do : >"$OUT/mongo-$a.txt"; done
@@ -48,17 +49,17 @@ else
 			tcmalloc) pre=libtcmalloc_minimal.so.4 ;;
 			mimalloc) pre=libmimalloc.so.2 ;;
 			esac
-			LD_PRELOAD="$pre" "$OUT/mongocrypt.test" -test.run '^$' \
+			# verified, not assumed: the process that becomes the benchmark
+			# (exec keeps the process and its LD_PRELOAD) has the allocator
+			# mapped before it execs; no timing, no race
+			LD_PRELOAD="$pre" sh -c '[ -z "$1" ] || grep -q "$1" /proc/$$/maps || exit 97; shift; exec "$@"' \
+				check "$pre" "$OUT/mongocrypt.test" -test.run '^$' \
 				-test.bench 'BulkDecryption/^crypto=native$/^access=accessor$/^threads=1$' \
 				-test.count 1 -test.benchtime 20x -mongocrypt.reps=5 -mongocrypt.warmup=300ms \
-				>"$OUT/mongo-run.txt" 2>&1 &
-			pid=$!
-			sleep 0.2
-			# verified, not assumed: the allocator is mapped in the benchmark
-			if [ -n "$pre" ] && ! grep -q "$pre" "/proc/$pid/maps" 2>/dev/null; then
+				>"$OUT/mongo-run.txt" 2>&1
+			if [ $? -eq 97 ]; then
 				echo "alloc-matrix: $a is not mapped in the mongocrypt benchmark (round $r)"
 			fi
-			wait $pid
 			awk '/^BenchmarkBulkDecryption/ { for (i = 1; i < NF; i++) if ($(i+1) == "ns/op") print $i }' \
 				"$OUT/mongo-run.txt" >>"$OUT/mongo-$a.txt"
 		done

@@ -4,7 +4,7 @@
 # the Go modules pinned in go.mod/go.sum through the module proxy.
 set -eu
 
-PKGS="gcc make pkg-config jq libcmocka-dev libjansson-dev libmongocrypt-dev \
+PKGS="gcc make pkg-config jq clang-format libcmocka-dev libjansson-dev libmongocrypt-dev \
 golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0"
 
 missing=""

@@ -1,0 +1,218 @@
+// Package layers checks the shape of the C tree: c/ is one folder a layer,
+// a layer includes only itself and the layers below it, no header includes
+// itself through others, and JSON keys are spelled only in the model's
+// codec and option table.
+package layers
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The layers, bottom first (README.md, "Layout").
+var order = []string{"base", "stats", "model", "measure", "analyse", "store", "report", "cli"}
+
+var includeRe = regexp.MustCompile(`(?m)^\s*#\s*include\s+"([^"]+)"`)
+
+func rank(layer string) int {
+	for i, l := range order {
+		if l == layer {
+			return i
+		}
+	}
+	return -1
+}
+
+// sources returns c/<layer>/*.c and *.h, relative to the repository root.
+func sources(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	for _, l := range order {
+		for _, ext := range []string{"*.c", "*.h"} {
+			m, err := filepath.Glob(filepath.Join("../../c", l, ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, m...)
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no C sources under c/: run from tests/layers")
+	}
+	return files
+}
+
+func rel(path string) string {
+	r, _ := filepath.Rel("../../c", path)
+	return filepath.ToSlash(r)
+}
+
+// includes returns the project includes of a file, as paths under c/.
+func includes(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range includeRe.FindAllStringSubmatch(string(data), -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// problems returns what is wrong with an include graph: a project include
+// that names no layer, one that goes upward, and every cycle.
+func problems(graph map[string][]string) []string {
+	var bad []string
+	for file, incs := range graph {
+		own := rank(strings.SplitN(file, "/", 2)[0])
+		for _, inc := range incs {
+			parts := strings.SplitN(inc, "/", 2)
+			if len(parts) != 2 || rank(parts[0]) < 0 {
+				bad = append(bad, fmt.Sprintf("%s includes %q, which names no layer folder", file, inc))
+				continue
+			}
+			if rank(parts[0]) > own {
+				bad = append(bad, fmt.Sprintf("%s includes %s: %s is above %s", file, inc, parts[0], strings.SplitN(file, "/", 2)[0]))
+			}
+		}
+	}
+	// cycles: depth-first search over the include edges
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var stack []string
+	var visit func(string)
+	visit = func(n string) {
+		color[n] = grey
+		stack = append(stack, n)
+		for _, m := range graph[n] {
+			switch color[m] {
+			case grey:
+				i := len(stack) - 1
+				for stack[i] != m {
+					i--
+				}
+				bad = append(bad, "include cycle: "+strings.Join(append(append([]string{}, stack[i:]...), m), " -> "))
+			case white:
+				visit(m)
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[n] = black
+	}
+	var nodes []string
+	for n := range graph {
+		nodes = append(nodes, n)
+	}
+	sort.Strings(nodes)
+	for _, n := range nodes {
+		if color[n] == white {
+			visit(n)
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+func TestLayersIncludeOnlyDownward(t *testing.T) {
+	graph := map[string][]string{}
+	for _, f := range sources(t) {
+		graph[rel(f)] = includes(t, f)
+	}
+	if len(graph) < 30 {
+		t.Fatalf("only %d files read: the tree moved?", len(graph))
+	}
+	for _, p := range problems(graph) {
+		t.Error(p)
+	}
+}
+
+// The checker itself: an upward include, a bare include and a cycle are
+// each found.
+func TestProblemsAreFound(t *testing.T) {
+	graph := map[string][]string{
+		"base/a.h":    {"report/r.h"},
+		"report/r.h":  {"base/a.h"},
+		"stats/s.c":   {"s.h"},
+		"model/m.h":   {"model/n.h"},
+		"model/n.h":   {"model/m.h"},
+		"cli/main.c":  {"model/m.h", "base/a.h"},
+		"measure/x.c": {"measure/x.h"},
+	}
+	got := strings.Join(problems(graph), "\n")
+	for _, want := range []string{
+		"base/a.h includes report/r.h: report is above base",
+		`stats/s.c includes "s.h", which names no layer folder`,
+		"include cycle: model/m.h -> model/n.h -> model/m.h",
+		"include cycle: base/a.h -> report/r.h -> base/a.h",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("not found: %s\nin:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "cli/main.c") || strings.Contains(got, "measure/x.c") {
+		t.Errorf("a downward or same-layer include was flagged:\n%s", got)
+	}
+}
+
+// JSON keys live in two files: the document's in model/codec.c, the options
+// record's in model/options.c (in the option table). No other C file reads
+// or writes a key.
+var jsonKeyAPI = regexp.MustCompile(`\bjson_(object_get|object_set|object_set_new|object_del|pack|unpack|object_foreach)\b`)
+
+func TestJSONKeysOnlyInTheModel(t *testing.T) {
+	allowed := map[string]bool{"model/codec.c": true, "model/options.c": true}
+	seen := 0
+	for _, f := range sources(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := jsonKeyAPI.FindString(string(data)); m != "" {
+			if !allowed[rel(f)] {
+				t.Errorf("%s uses %s: JSON keys belong in model/codec.c", rel(f), m)
+			}
+			seen++
+		}
+	}
+	if seen == 0 {
+		t.Fatal("no file uses jansson's key functions: the codec moved?")
+	}
+}
+
+// Within the codec, a key is spelled once per record: the same literal
+// twice in one record's field list would be a second spelling to keep in
+// step. (The field functions are one per record: "static void x_fields".)
+func TestCodecSpellsEachKeyOncePerRecord(t *testing.T) {
+	data, err := os.ReadFile("../../c/model/codec.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fieldCall := regexp.MustCompile(`\b(?:f_\w+|sub|list|num|str)\(o, "(\w+)"`)
+	records := regexp.MustCompile(`(?s)static void (\w+_fields)\(struct obj \*o, [^)]*\)\n\{(.*?)\n\}`).FindAllStringSubmatch(string(data), -1)
+	if len(records) < 10 {
+		t.Fatalf("found %d record field lists in codec.c", len(records))
+	}
+	for _, r := range records {
+		count := map[string]int{}
+		for _, m := range fieldCall.FindAllStringSubmatch(r[2], -1) {
+			count[m[1]]++
+		}
+		for k, n := range count {
+			// an optional key is asked for (f_opt) and then read
+			if n > 1 && !strings.Contains(r[2], fmt.Sprintf(`f_opt(o, "%s"`, k)) {
+				t.Errorf("%s spells %q %d times", r[1], k, n)
+			}
+		}
+	}
+}
