@@ -387,34 +387,73 @@ uint64_t run_warmup(const struct options *o, enum scenario scen)
 	return o->warmup;
 }
 
+/* Starts the callers and the watchdog, opens the start gate (or tells the
+ * threads that exist to leave), and waits for every caller. Returns how
+ * many callers were started. */
+static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress *progress, pthread_t *threads)
+{
+	const struct options *o = sh->o;
+	uint32_t started = 0;
+	struct watchdog *wd;
+
+	pthread_mutex_init(&sh->gate_mu, NULL);
+	pthread_cond_init(&sh->gate_cv, NULL);
+	pthread_barrier_init(&sh->finish, NULL, o->plugins);
+	pthread_barrier_init(&sh->measured, NULL, o->plugins);
+	for (; started < o->plugins; started++)
+		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
+			break;
+	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
+			    o->emit_launch ? EXIT_STALLED : EXIT_RUN_FAILED);
+	pthread_mutex_lock(&sh->gate_mu);
+	sh->gate = started == o->plugins ? 1 : -1;
+	pthread_cond_broadcast(&sh->gate_cv);
+	pthread_mutex_unlock(&sh->gate_mu);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	watchdog_stop(wd);
+	pthread_barrier_destroy(&sh->finish);
+	pthread_barrier_destroy(&sh->measured);
+	pthread_cond_destroy(&sh->gate_cv);
+	pthread_mutex_destroy(&sh->gate_mu);
+	return started;
+}
+
+/* What the process spent over the timed window, from its two snapshots. */
+static void run_window(struct run *r, const struct shared *sh, const struct pool *pool)
+{
+	r->wall_ns = sh->window_end_ns - sh->window_start_ns;
+	r->process_cpu_ns = sh->end.cpu_ns - sh->start.cpu_ns;
+	r->go_allocs = sh->end.go_allocs - sh->start.go_allocs;
+	r->go_alloc_bytes = sh->end.go_bytes - sh->start.go_bytes;
+	r->c_counted = sh->start.c.counting;
+	r->c_mallocs = sh->end.c.mallocs - sh->start.c.mallocs;
+	r->c_frees = sh->end.c.frees - sh->start.c.frees;
+	r->steal_ticks = sh->start.steal >= 0 && sh->end.steal >= 0 ? sh->end.steal - sh->start.steal : -1;
+	r->pool_waits = pool ? pool->waits : 0;
+	run_totals(r);
+}
+
 int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
 		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen)
 {
-	struct shared sh;
-	struct job *jobs;
-	struct progress *progress;
-	struct watchdog *wd;
-	pthread_t *threads;
-	uint32_t started = 0;
+	struct shared sh = { .o = o, .scen = scen, .pool = pool };
+	struct job *jobs = calloc(o->plugins, sizeof(*jobs));
+	struct progress *progress = calloc(o->plugins, sizeof(*progress));
+	pthread_t *threads = calloc(o->plugins, sizeof(*threads));
+	uint32_t started;
+	int rc = -1;
 
 	memset(r, 0, sizeof(*r));
-	memset(&sh, 0, sizeof(sh));
-	sh.o = o;
-	sh.scen = scen;
-	sh.pool = pool;
 	if (pc)
 		sh.pc = *pc;
 	r->scenario = scen;
-	pthread_mutex_init(&sh.init_mu, NULL);
 	r->nplugins = o->plugins;
 	r->clock_ticks = sysconf(_SC_CLK_TCK);
 	r->plugins = calloc(o->plugins, sizeof(*r->plugins));
-	jobs = calloc(o->plugins, sizeof(*jobs));
-	progress = calloc(o->plugins, sizeof(*progress));
-	threads = calloc(o->plugins, sizeof(*threads));
 	if (r->plugins == NULL || jobs == NULL || progress == NULL || threads == NULL) {
 		snprintf(err, errlen, "out of memory for %u plugins", o->plugins);
-		goto fail;
+		goto out;
 	}
 	for (uint32_t i = 0; i < o->plugins; i++) {
 		struct plugin_run *pr = &r->plugins[i];
@@ -422,59 +461,26 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 		pr->pinned_cpu = o->ncpus ? o->cpus[i] : -1;
 		if (series_init(&pr->batches, o->n, o->batches) != 0) {
 			snprintf(err, errlen, "out of memory for %u batches", o->batches);
-			goto fail;
+			goto out;
 		}
-		jobs[i].sh = &sh;
-		jobs[i].progress = &progress[i];
-		jobs[i].x = xs ? &xs[i] : NULL;
-		jobs[i].pr = pr;
+		jobs[i] = (struct job){ .progress = &progress[i], .sh = &sh, .x = xs ? &xs[i] : NULL, .pr = pr };
 	}
-	pthread_mutex_init(&sh.gate_mu, NULL);
-	pthread_cond_init(&sh.gate_cv, NULL);
-	pthread_barrier_init(&sh.finish, NULL, o->plugins);
-	pthread_barrier_init(&sh.measured, NULL, o->plugins);
-	for (; started < o->plugins; started++)
-		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
-			break;
-	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
-			    o->emit_launch ? EXIT_STALLED : EXIT_RUN_FAILED);
-	/* open the gate, or tell the threads that exist to leave */
-	pthread_mutex_lock(&sh.gate_mu);
-	sh.gate = started == o->plugins ? 1 : -1;
-	pthread_cond_broadcast(&sh.gate_cv);
-	pthread_mutex_unlock(&sh.gate_mu);
-	for (uint32_t i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
-	watchdog_stop(wd);
-	pthread_barrier_destroy(&sh.finish);
-	pthread_barrier_destroy(&sh.measured);
+	pthread_mutex_init(&sh.init_mu, NULL);
+	started = run_callers(&sh, jobs, progress, threads);
 	pthread_mutex_destroy(&sh.init_mu);
-	pthread_cond_destroy(&sh.gate_cv);
-	pthread_mutex_destroy(&sh.gate_mu);
 	if (started < o->plugins) {
 		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, o->plugins);
-		goto fail;
+		goto out;
 	}
-	r->wall_ns = sh.window_end_ns - sh.window_start_ns;
-	r->process_cpu_ns = sh.end.cpu_ns - sh.start.cpu_ns;
-	r->go_allocs = sh.end.go_allocs - sh.start.go_allocs;
-	r->go_alloc_bytes = sh.end.go_bytes - sh.start.go_bytes;
-	r->c_counted = sh.start.c.counting;
-	r->c_mallocs = sh.end.c.mallocs - sh.start.c.mallocs;
-	r->c_frees = sh.end.c.frees - sh.start.c.frees;
-	r->steal_ticks = sh.start.steal >= 0 && sh.end.steal >= 0 ? sh.end.steal - sh.start.steal : -1;
-	r->pool_waits = pool ? pool->waits : 0;
-	run_totals(r);
+	run_window(r, &sh, pool);
+	rc = 0;
+out:
 	free(jobs);
 	free(progress);
 	free(threads);
-	return 0;
-fail:
-	free(jobs);
-	free(progress);
-	free(threads);
-	run_free(r);
-	return -1;
+	if (rc != 0)
+		run_free(r);
+	return rc;
 }
 
 void run_free(struct run *r)

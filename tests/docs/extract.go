@@ -63,99 +63,121 @@ var (
 // Parse extracts the commands, the inline code spans and the problems of one
 // markdown document named file.
 func Parse(file, text string) Doc {
-	d := Doc{Anchors: map[string]bool{}}
-	problem := func(line int, format string, args ...any) {
-		d.Problems = append(d.Problems, fmt.Sprintf("%s:%d: %s", file, line, fmt.Sprintf(format, args...)))
-	}
+	p := parser{file: file, d: Doc{Anchors: map[string]bool{}}}
 	sc := bufio.NewScanner(strings.NewReader(text))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	var (
-		inFence  bool
-		fence    string // the opening run of backticks
-		tag      string
-		pending  strings.Builder // a command continued with a backslash
-		pendLine int
-		lineNo   int
-	)
-	flush := func() {
-		if pendLine == 0 {
-			return
-		}
-		cmd, exit, err := splitComment(pending.String())
-		if err != nil {
-			problem(pendLine, "%v", err)
-		} else if cmd != "" {
-			d.Commands = append(d.Commands, Command{File: file, Line: pendLine, Text: cmd, Exit: exit})
-		}
-		pending.Reset()
-		pendLine = 0
-	}
 	for sc.Scan() {
-		lineNo++
+		p.lineNo++
 		raw := sc.Text()
 		trimmed := strings.TrimSpace(raw)
-		if !inFence {
-			if strings.HasPrefix(trimmed, "```") {
-				inFence = true
-				fence = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, "`"))]
-				info := strings.Fields(strings.TrimPrefix(trimmed, fence))
-				tag = ""
-				if len(info) > 0 {
-					tag = strings.ToLower(info[0])
-				}
-				if shellTags[tag] {
-					problem(lineNo, "a %s block: tag commands sh", tag)
-				}
-				continue
-			}
-			for _, m := range inlineCode.FindAllStringSubmatch(raw, -1) {
-				d.Spans = append(d.Spans, Span{File: file, Line: lineNo, Text: strings.TrimSpace(m[1])})
-			}
-			for _, m := range link.FindAllStringSubmatch(inlineCode.ReplaceAllString(raw, ""), -1) {
-				if !strings.Contains(m[1], "://") && !strings.HasPrefix(m[1], "mailto:") {
-					d.Links = append(d.Links, Span{File: file, Line: lineNo, Text: m[1]})
-				}
-			}
-			if m := heading.FindStringSubmatch(raw); m != nil {
-				d.Anchors[Anchor(m[1])] = true
-			}
-			continue
+		switch {
+		case !p.inFence && strings.HasPrefix(trimmed, "```"):
+			p.open(trimmed)
+		case !p.inFence:
+			p.prose(raw)
+		case strings.HasPrefix(trimmed, p.fence) && strings.Trim(trimmed, "`") == "":
+			p.close()
+		default:
+			p.blockLine(trimmed)
 		}
-		if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, "`") == "" {
-			if pendLine != 0 {
-				problem(pendLine, "a command ends in a backslash at the end of its block")
-				pending.Reset()
-				pendLine = 0
-			}
-			inFence = false
-			continue
-		}
-		if tag != "sh" {
-			if strings.HasPrefix(trimmed, "$ ") {
-				problem(lineNo, "a $ prompt in a %q block: commands go in sh blocks", tag)
-			}
-			continue
-		}
-		if pendLine == 0 {
-			trimmed = strings.TrimPrefix(trimmed, "$ ")
-			if trimmed == "" || strings.HasPrefix(trimmed, "#") {
-				continue
-			}
-			pendLine = lineNo
-		} else {
-			pending.WriteByte(' ')
-		}
-		if strings.HasSuffix(trimmed, "\\") {
-			pending.WriteString(strings.TrimSpace(strings.TrimSuffix(trimmed, "\\")))
-			continue
-		}
-		pending.WriteString(trimmed)
-		flush()
 	}
-	if inFence {
-		problem(lineNo, "a fenced block is not closed")
+	if p.inFence {
+		p.problem(p.lineNo, "a fenced block is not closed")
 	}
-	return d
+	return p.d
+}
+
+// parser is the state of Parse between lines.
+type parser struct {
+	file     string
+	d        Doc
+	inFence  bool
+	fence    string // the opening run of backticks
+	tag      string
+	pending  strings.Builder // a command continued with a backslash
+	pendLine int
+	lineNo   int
+}
+
+func (p *parser) problem(line int, format string, args ...any) {
+	p.d.Problems = append(p.d.Problems, fmt.Sprintf("%s:%d: %s", p.file, line, fmt.Sprintf(format, args...)))
+}
+
+// open starts a fenced block: its backtick run and its tag.
+func (p *parser) open(trimmed string) {
+	p.inFence = true
+	p.fence = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, "`"))]
+	info := strings.Fields(strings.TrimPrefix(trimmed, p.fence))
+	p.tag = ""
+	if len(info) > 0 {
+		p.tag = strings.ToLower(info[0])
+	}
+	if shellTags[p.tag] {
+		p.problem(p.lineNo, "a %s block: tag commands sh", p.tag)
+	}
+}
+
+// prose collects a line's code spans, relative links and heading anchor.
+func (p *parser) prose(raw string) {
+	for _, m := range inlineCode.FindAllStringSubmatch(raw, -1) {
+		p.d.Spans = append(p.d.Spans, Span{File: p.file, Line: p.lineNo, Text: strings.TrimSpace(m[1])})
+	}
+	for _, m := range link.FindAllStringSubmatch(inlineCode.ReplaceAllString(raw, ""), -1) {
+		if !strings.Contains(m[1], "://") && !strings.HasPrefix(m[1], "mailto:") {
+			p.d.Links = append(p.d.Links, Span{File: p.file, Line: p.lineNo, Text: m[1]})
+		}
+	}
+	if m := heading.FindStringSubmatch(raw); m != nil {
+		p.d.Anchors[Anchor(m[1])] = true
+	}
+}
+
+// close ends a fenced block; a command left continued is a problem.
+func (p *parser) close() {
+	if p.pendLine != 0 {
+		p.problem(p.pendLine, "a command ends in a backslash at the end of its block")
+		p.pending.Reset()
+		p.pendLine = 0
+	}
+	p.inFence = false
+}
+
+// blockLine takes one line inside a fenced block: a command (or a part of
+// one) in an sh block; in any other block, a $ prompt is a problem.
+func (p *parser) blockLine(trimmed string) {
+	if p.tag != "sh" {
+		if strings.HasPrefix(trimmed, "$ ") {
+			p.problem(p.lineNo, "a $ prompt in a %q block: commands go in sh blocks", p.tag)
+		}
+		return
+	}
+	if p.pendLine == 0 {
+		trimmed = strings.TrimPrefix(trimmed, "$ ")
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			return
+		}
+		p.pendLine = p.lineNo
+	} else {
+		p.pending.WriteByte(' ')
+	}
+	if strings.HasSuffix(trimmed, "\\") {
+		p.pending.WriteString(strings.TrimSpace(strings.TrimSuffix(trimmed, "\\")))
+		return
+	}
+	p.pending.WriteString(trimmed)
+	p.flush()
+}
+
+// flush ends the pending command.
+func (p *parser) flush() {
+	cmd, exit, err := splitComment(p.pending.String())
+	if err != nil {
+		p.problem(p.pendLine, "%v", err)
+	} else if cmd != "" {
+		p.d.Commands = append(p.d.Commands, Command{File: p.file, Line: p.pendLine, Text: cmd, Exit: exit})
+	}
+	p.pending.Reset()
+	p.pendLine = 0
 }
 
 // splitComment splits a command line into the command and the exit status
