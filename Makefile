@@ -92,7 +92,7 @@ $(BUILD)/libmock.so: $(PLUGIN_SRCS)
 # fresh machine (SDK_DIR is read when a recipe runs, after this).
 $(BUILD)/.modules: go.mod go.sum
 	@mkdir -p $(BUILD)
-	$(GOCMD) mod download
+	$(GOCMD) mod download $(PLUGIN_GOFLAGS) $(SDK_MODULE)
 	@touch $@
 
 $(BUILD)/obj/%.o: c/%.c $(DRIVER_HDRS) | $(BUILD)/.modules
