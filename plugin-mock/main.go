@@ -98,6 +98,9 @@ func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
 	id := int(req.FieldID())
 	if kind, lane, ok := mock.SplitWorkField(id); ok {
 		mock.Spin(p.cfg.ExtraNs)
+		if kind == mock.KindBare {
+			return nil // touches neither the event nor a result
+		}
 		evtnum := evt.EventNum()
 		if p.cfg.Corrupt(p.calls) {
 			evtnum++

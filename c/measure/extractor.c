@@ -21,8 +21,8 @@ int plugin_config_format(const struct plugin_config *c, char *buf, size_t len)
 
 static uint32_t field_type(uint32_t id)
 {
-	return id >= FIELD_WORK_BASE && (id - FIELD_WORK_BASE) % 3 == KIND_STR ? 9 /* FTYPE_STRING */
-									       : 8 /* FTYPE_UINT64 */;
+	return mock_field_kind(id) == WORK_STR ? 9 /* FTYPE_STRING */
+					       : 8 /* FTYPE_UINT64 */;
 }
 
 static int field_set(ss_plugin_extract_field *f, char *name, size_t namelen, uint32_t id)
@@ -63,7 +63,6 @@ int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t 
 	char config[1100];
 	ss_plugin_init_input init;
 	ss_plugin_rc rc = SS_PLUGIN_FAILURE;
-	enum mock_kind kind = c->work == WORK_U64 ? KIND_U64 : c->work == WORK_STR ? KIND_STR : KIND_NOOP;
 	static const enum mock_field probe_ids[PROBE_FIELDS] = {
 		FIELD_CALLS, FIELD_TID, FIELD_CPU, FIELD_GOMAXPROCS, FIELD_ASYNC_CONFIGURED, FIELD_GO_ALLOCS,
 	};
@@ -90,7 +89,7 @@ int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t 
 	x->nfields = nfields;
 	for (uint32_t i = 0; i < nfields; i++)
 		field_set(&x->fields[i], x->names + (size_t)i * FIELD_NAME_MAX, FIELD_NAME_MAX,
-			  mock_work_field(kind, i));
+			  mock_work_field(c->work, i));
 	x->in.num_fields = nfields;
 	x->in.fields = x->fields;
 	for (int i = 0; i < PROBE_FIELDS; i++)

@@ -7,8 +7,6 @@ static const char *const probe_names[FIELD_WORK_BASE] = {
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
 };
 
-static const char *const kind_names[3] = { "noop", "u64", "str" };
-
 int mock_field_name(uint32_t id, char *buf, size_t len)
 {
 	int n;
@@ -16,8 +14,8 @@ int mock_field_name(uint32_t id, char *buf, size_t len)
 	if (id < FIELD_WORK_BASE)
 		n = snprintf(buf, len, "%s", probe_names[id]);
 	else if (id < MOCK_NUM_FIELDS)
-		n = snprintf(buf, len, "mock.%s.%u", kind_names[(id - FIELD_WORK_BASE) % 3],
-			     (id - FIELD_WORK_BASE) / 3);
+		n = snprintf(buf, len, "mock.%s.%u", work_name((enum work)mock_field_kind(id)),
+			     (id - FIELD_WORK_BASE) / MOCK_NUM_KINDS);
 	else
 		return -1;
 	return n < 0 || (size_t)n >= len ? -1 : 0;

@@ -1,4 +1,4 @@
-/* plugin_fields.h — the mock plugin's field identifiers and value rules.
+/* measure/plugin_fields.h — the mock plugin's field identifiers and value rules.
  * Mirrors plugin-mock/mock/mock.go; tests/unit/test_extractor.c checks
  * both against the field list the plugin declares. */
 #ifndef CGOCOST_MEASURE_PLUGIN_FIELDS_H
@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "base/names.h"
 
 /* The untimed probe fields. */
 enum mock_field {
@@ -18,16 +20,23 @@ enum mock_field {
 	FIELD_WORK_BASE
 };
 
-/* Work fields come in lanes of three (noop, u64, str): the SDK keys result
- * buffers by field id, so K fields in one call need K distinct ids. */
+/* Work fields come in lanes of MOCK_NUM_KINDS (noop, u64, str, bare,
+ * event: the numbers of enum work): the SDK keys result buffers by field
+ * id, so K fields in one call need K distinct ids. This is the one place
+ * the C side numbers them. */
 #define MOCK_MAX_LANES	256
-#define MOCK_NUM_FIELDS (FIELD_WORK_BASE + 3 * MOCK_MAX_LANES)
+#define MOCK_NUM_KINDS	WORK_COUNT
+#define MOCK_NUM_FIELDS (FIELD_WORK_BASE + MOCK_NUM_KINDS * MOCK_MAX_LANES)
 
-enum mock_kind { KIND_NOOP = 0, KIND_U64, KIND_STR };
-
-static inline uint32_t mock_work_field(enum mock_kind kind, uint32_t lane)
+static inline uint32_t mock_work_field(enum work kind, uint32_t lane)
 {
-	return FIELD_WORK_BASE + 3 * lane + (uint32_t)kind;
+	return FIELD_WORK_BASE + MOCK_NUM_KINDS * lane + (uint32_t)kind;
+}
+
+/* The kind of a work field id; -1 for a probe field or an unknown id. */
+static inline int mock_field_kind(uint32_t id)
+{
+	return id >= FIELD_WORK_BASE && id < MOCK_NUM_FIELDS ? (int)((id - FIELD_WORK_BASE) % MOCK_NUM_KINDS) : -1;
 }
 
 /* The declared name of a field id ("mock.tid", "mock.u64.3"); 0 or -1. */

@@ -59,7 +59,7 @@ static const struct optdef table[] = {
 	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
 	 .help = "timed batches the -n requests are split into (default 10)"},
 	{.name = "work", .arg = "<w>", .group = GROUP_RUN, .type = T_WORK, .off = AT(work), .json = "work", .child = 1,
-	 .help = "noop (the pure crossing), u64 or str (checked values)"},
+	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked)"},
 	{.name = "fields", .arg = "<K>", .group = GROUP_RUN, .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1,
 	 .help = "fields per extraction call (default 1)"},
 	{.name = "warmup", .arg = "<N>", .group = GROUP_RUN, .type = T_U64, .off = AT(warmup), SETS(warmup_set), .max = OPT_MAX_WARMUP, .json = "warmup", .child = 1,
@@ -348,7 +348,7 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 	case T_WORK:
 		if (work_parse(arg, FIELD(o, d, enum work)) == 0)
 			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of noop, u64, str", name, arg);
+		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str", name, arg);
 		return -1;
 	case T_FORMAT:
 		for (int i = 0; i < 3; i++)

@@ -15,12 +15,13 @@ import (
 )
 
 // Field identifiers. The first ones are the untimed probe fields; from
-// FieldWorkBase on come the work fields, in lanes of three (noop, u64, str):
+// FieldWorkBase on come the work fields, in lanes of NumKinds (noop, u64,
+// str, bare, event):
 // a call that asks for K fields of one work uses lanes 0..K-1. Lanes exist
 // because the SDK keys its result buffers by field identifier: two requests
 // of the same field in one call would share (and overwrite) one result.
-// The C driver uses the same numbers (c/plugin_fields.h); a unit test checks
-// both against the list the plugin declares.
+// The C driver uses the same numbers (c/measure/plugin_fields.h); a unit
+// test checks both against the list the plugin declares.
 const (
 	FieldTid = iota
 	FieldCPU
@@ -34,31 +35,39 @@ const (
 // MaxLanes is the most work fields of one kind a call can ask for.
 const MaxLanes = 256
 
-// NumFields is the number of declared fields.
-const NumFields = FieldWorkBase + 3*MaxLanes
-
-// Work kinds, in lane order.
+// Work kinds, in lane order. What each touches (docs/methodology.md, "What
+// each work kind touches"):
+//   - bare: nothing; Extract returns at once (the pure crossing or handoff);
+//   - event: reads the event number the caller wrote;
+//   - noop: as event, and the driver reads the (empty) result back;
+//   - u64, str: a value computed from the event number, checked by the driver.
 const (
 	KindNoop = iota
 	KindU64
 	KindStr
+	KindBare
+	KindEvent
+	NumKinds
 )
+
+// NumFields is the number of declared fields.
+const NumFields = FieldWorkBase + NumKinds*MaxLanes
 
 var probeNames = [FieldWorkBase]string{
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
 }
 
-var kindNames = [3]string{"noop", "u64", "str"}
+var kindNames = [NumKinds]string{"noop", "u64", "str", "bare", "event"}
 
 // WorkField is the field identifier of a work kind in a lane.
-func WorkField(kind, lane int) int { return FieldWorkBase + 3*lane + kind }
+func WorkField(kind, lane int) int { return FieldWorkBase + NumKinds*lane + kind }
 
 // SplitWorkField returns the work kind and lane of a work field identifier.
 func SplitWorkField(id int) (kind, lane int, ok bool) {
 	if id < FieldWorkBase || id >= NumFields {
 		return 0, 0, false
 	}
-	return (id - FieldWorkBase) % 3, (id - FieldWorkBase) / 3, true
+	return (id - FieldWorkBase) % NumKinds, (id - FieldWorkBase) / NumKinds, true
 }
 
 // FieldName is the declared name of a field: mock.tid ... for the probe
@@ -84,9 +93,11 @@ func FieldType(id int) string {
 
 // Work names accepted in the "work" configuration key.
 const (
-	WorkNoop = "noop"
-	WorkU64  = "u64"
-	WorkStr  = "str"
+	WorkNoop  = "noop"
+	WorkU64   = "u64"
+	WorkStr   = "str"
+	WorkBare  = "bare"
+	WorkEvent = "event"
 )
 
 // Config is the plugin's init configuration.
@@ -129,9 +140,9 @@ func ParseConfig(s string) (Config, error) {
 	switch c.Work {
 	case "":
 		c.Work = WorkNoop
-	case WorkNoop, WorkU64, WorkStr:
+	case WorkNoop, WorkU64, WorkStr, WorkBare, WorkEvent:
 	default:
-		return Config{}, fmt.Errorf("cgocost mock: unknown work %q (want noop, u64 or str)", c.Work)
+		return Config{}, fmt.Errorf("cgocost mock: unknown work %q (want noop, u64, str, bare or event)", c.Work)
 	}
 	if c.ExtraNs < 0 || c.ExtraNs > maxExtraNs {
 		return Config{}, fmt.Errorf("cgocost mock: extra_ns %d out of range [0, %d]", c.ExtraNs, maxExtraNs)

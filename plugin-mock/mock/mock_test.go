@@ -103,7 +103,15 @@ func TestFieldLayout(t *testing.T) {
 		t.Fatalf("unexpected names: %s %s %s", FieldName(FieldTid), FieldName(WorkField(KindU64, 0)),
 			FieldName(WorkField(KindStr, 255)))
 	}
-	for _, c := range []struct{ kind, lane int }{{KindNoop, 0}, {KindU64, 7}, {KindStr, MaxLanes - 1}} {
+	if FieldName(WorkField(KindBare, 0)) != "mock.bare.0" || FieldName(WorkField(KindEvent, 2)) != "mock.event.2" {
+		t.Fatalf("unexpected names: %s %s", FieldName(WorkField(KindBare, 0)), FieldName(WorkField(KindEvent, 2)))
+	}
+	for _, w := range []string{WorkBare, WorkEvent} {
+		if c, err := ParseConfig(`{"work":"` + w + `"}`); err != nil || c.Work != w {
+			t.Errorf("work %q: %v %v", w, c, err)
+		}
+	}
+	for _, c := range []struct{ kind, lane int }{{KindNoop, 0}, {KindU64, 7}, {KindStr, MaxLanes - 1}, {KindBare, 3}, {KindEvent, MaxLanes - 1}} {
 		k, l, ok := SplitWorkField(WorkField(c.kind, c.lane))
 		if !ok || k != c.kind || l != c.lane {
 			t.Errorf("SplitWorkField(WorkField(%d,%d)) = %d,%d,%v", c.kind, c.lane, k, l, ok)

@@ -86,7 +86,7 @@ func TestEveryModeAndWorkBothLibraries(t *testing.T) {
 	dir := buildDir(t)
 	for _, exe := range []string{"bench", "bench-shared"} {
 		for _, mode := range []string{"sync", "async"} {
-			for _, work := range []string{"noop", "u64", "str"} {
+			for _, work := range []string{"bare", "event", "noop", "u64", "str"} {
 				args := []string{"-n", "2000", "-r", "4", "--warmup", "200", "--work", work, "--fields", "3"}
 				if mode == "async" {
 					args = append(args, "-a")
