@@ -46,7 +46,7 @@ DRIVER_SRCS := $(filter-out c/cli/main.c,$(foreach l,$(C_LAYERS),$(wildcard c/$(
 DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
-C_FILES := $(foreach l,$(C_LAYERS) preload,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch])
+C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch])
 
 PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
@@ -59,7 +59,7 @@ TEST_EXTRA :=
 -include mk/*.mk
 
 .PHONY: all help setup bench compare regress alloc-matrix test clean test-go test-unit test-integration test-format
-all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
+all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-minimal $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
 
 help: ## list the targets
 	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
@@ -105,11 +105,19 @@ $(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a
 $(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.so
 	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
+# The textbook loop, outside the layers: one file, linked with the same
+# c-archive (c/minimal/main.c).
+$(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin.h c/measure/plugin_fields.h c/base/names.h $(BUILD)/libmock.a | $(BUILD)/.modules
+	$(COMPILE) -o $@ $< $(BUILD)/libmock.a -pthread -lm -ldl
+
 # archive vs shared x sync vs async, interleaved launch by launch, with the
-# floors; COMPARE_ARGS can add options (e.g. --format json).
+# floors (and the reference handoff); then the anatomy of one extraction,
+# step by step, with the minimal driver beside it. COMPARE_ARGS can add
+# options to both (e.g. --format json).
 COMPARE_ARGS ?=
-compare: $(BUILD)/bench $(BUILD)/bench-shared ## archive vs shared x sync vs async, interleaved, one table
+compare: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-minimal ## archive vs shared x sync vs async with the floors, then the anatomy of one extraction
 	$(BUILD)/bench --compare --floors -n 200000 -r 10 --launches 20 $(COMPARE_ARGS)
+	$(BUILD)/bench --anatomy -n 200000 -r 10 --launches 10 $(COMPARE_ARGS)
 
 regress: $(BUILD)/bench $(BUILD)/bench-shared ## the regression check end to end: baseline, unchanged rerun, +20% on async
 	@sh scripts/regress.sh $(BUILD)/bench

@@ -68,6 +68,22 @@ static double get_handoff(const struct launch_rec *l)
 {
 	return l->floors.handoff_ns;
 }
+static double get_ref_bare(const struct launch_rec *l)
+{
+	return l->floors.ref_bare_ns;
+}
+static double get_ref_event(const struct launch_rec *l)
+{
+	return l->floors.ref_event_ns;
+}
+static double get_ref_result(const struct launch_rec *l)
+{
+	return l->floors.ref_result_ns;
+}
+static double get_ref_wake(const struct launch_rec *l)
+{
+	return l->floors.ref_wake_ns;
+}
 
 void cell_key(const struct doc *d, const struct cell_rec *c, char *buf, size_t len)
 {
@@ -153,6 +169,10 @@ static void cell_floors(const struct cell_rec *c, struct cell_stats *s)
 	s->floors.go_raw_ns = launches_median(c, get_go_raw);
 	s->floors.go_raw_cold_ns = launches_median(c, get_go_raw_cold);
 	s->floors.handoff_ns = launches_median(c, get_handoff);
+	s->floors.ref_bare_ns = launches_median(c, get_ref_bare);
+	s->floors.ref_event_ns = launches_median(c, get_ref_event);
+	s->floors.ref_result_ns = launches_median(c, get_ref_result);
+	s->floors.ref_wake_ns = launches_median(c, get_ref_wake);
 	s->floors.handoff_cpus[0] = c->launches[0].floors.handoff_cpus[0];
 	s->floors.handoff_cpus[1] = c->launches[0].floors.handoff_cpus[1];
 }
@@ -198,10 +218,12 @@ static const struct cell_rec *honest_cell(const struct doc *d, const char *lib, 
 	return c && cell_ran_as_asked(c) ? c : NULL;
 }
 
-/* One ratio per round: both cells ran in the same round, side by side. */
+/* One ratio per round: both cells ran in the same round, side by side.
+ * metric "wall" and "cpu" divide; "diff" subtracts (ns). */
 static int add_ratio(struct doc *d, const char *name, const struct cell_rec *num, const struct cell_rec *den,
 		     const char *metric)
 {
+	int diff = strcmp(metric, "diff") == 0;
 	size_t n = num->nlaunches < den->nlaunches ? num->nlaunches : den->nlaunches;
 	int cpu = strcmp(metric, "cpu") == 0;
 	struct ratio_rec *r;
@@ -212,8 +234,9 @@ static int add_ratio(struct doc *d, const char *name, const struct cell_rec *num
 	if ((x = malloc(n * sizeof(double))) == NULL)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		x[i] = cpu ? num->launches[i].cpu_ns_per_extraction / den->launches[i].cpu_ns_per_extraction
-			   : num->launches[i].ns_per_extraction / den->launches[i].ns_per_extraction;
+		x[i] = cpu    ? num->launches[i].cpu_ns_per_extraction / den->launches[i].cpu_ns_per_extraction
+		       : diff ? num->launches[i].ns_per_extraction - den->launches[i].ns_per_extraction
+			      : num->launches[i].ns_per_extraction / den->launches[i].ns_per_extraction;
 	if ((r = model_append((void **)&d->ratios, &d->nratios, sizeof(*d->ratios))) == NULL) {
 		free(x);
 		return -1;
@@ -222,7 +245,36 @@ static int add_ratio(struct doc *d, const char *name, const struct cell_rec *num
 	snprintf(r->numerator, sizeof(r->numerator), "%s", num->name);
 	snprintf(r->denominator, sizeof(r->denominator), "%s", den->name);
 	snprintf(r->metric, sizeof(r->metric), "%s", metric);
-	return summarize(&r->st, &r->samples, &r->nsamples, x, n, "ratio");
+	return summarize(&r->st, &r->samples, &r->nsamples, x, n, diff ? "ns" : "ratio");
+}
+
+/* --anatomy: per mode, bench/minimal on the bare step (the harness check),
+ * and each step's increment over the one before it, round by round. */
+static int add_anatomy_ratios(struct doc *d)
+{
+	static const enum work steps[] = { WORK_BARE, WORK_EVENT, WORK_NOOP, WORK_U64, WORK_STR };
+	static const char *const modes[] = { "sync", "async" };
+	char name[80];
+	int rc = 0;
+
+	for (int m = 0; m < 2; m++) {
+		const struct cell_rec *bare = doc_find_work(d, "archive", modes[m], "extract", WORK_BARE, 0);
+		const struct cell_rec *minimal = doc_find_work(d, "archive", modes[m], "extract", WORK_BARE, 1);
+		if (bare && minimal && cell_ran_as_asked(bare) && cell_ran_as_asked(minimal)) {
+			snprintf(name, sizeof(name), "bench/minimal mode=%s wall", modes[m]);
+			rc |= add_ratio(d, name, bare, minimal, "wall");
+		}
+		for (size_t k = 1; k < sizeof(steps) / sizeof(steps[0]); k++) {
+			const struct cell_rec *prev = doc_find_work(d, "archive", modes[m], "extract", steps[k - 1], 0);
+			const struct cell_rec *cur = doc_find_work(d, "archive", modes[m], "extract", steps[k], 0);
+			if (prev && cur && cell_ran_as_asked(prev) && cell_ran_as_asked(cur)) {
+				snprintf(name, sizeof(name), "%s-%s mode=%s diff", work_name(steps[k]),
+					 work_name(steps[k - 1]), modes[m]);
+				rc |= add_ratio(d, name, cur, prev, "diff");
+			}
+		}
+	}
+	return rc;
 }
 
 static int add_ratios(struct doc *d)
@@ -272,7 +324,7 @@ int analyse_document(struct doc *d, char *err, size_t errlen)
 		single |= d->cells[i].nlaunches < 2;
 	}
 	d->analysed = 1;
-	if (add_ratios(d) != 0) {
+	if (add_ratios(d) != 0 || (d->options.anatomy && add_anatomy_ratios(d) != 0)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

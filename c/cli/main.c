@@ -164,6 +164,8 @@ static void report(const struct options *o, const struct doc *d)
 			report_ratios_text(stdout, d);
 		} else if (o->compare) {
 			report_compare_text(stdout, d);
+		} else if (o->anatomy) {
+			report_anatomy_text(stdout, d);
 		} else if (o->nallocators) {
 			report_allocators_text(stdout, d);
 		} else {

@@ -182,6 +182,12 @@ int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warm
 		snprintf(err, errlen, "out of memory for the floors");
 		return -1;
 	}
+	/* first, and stopped before anything else runs: the reference
+	 * handoff's worker must never spin beside another measurement */
+	if (ref_measure(&f->ref, n, batches, warmup, err, errlen) != 0) {
+		floors_free(f);
+		return -1;
+	}
 	memset(&job, 0, sizeof(job));
 	job.f = f;
 	job.warmup = warmup;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measure/refhandoff.h"
 #include "measure/series.h"
 
 void cgocost_c_noop(void);
@@ -19,6 +20,7 @@ struct floors {
 	struct series handoff;	 /* C thread <-> C thread cache-line round trip */
 	int handoff_measured;
 	int cpu_a, cpu_b;      /* CPUs of the round trip */
+	struct ref_result ref; /* the reference C->Go spin handoff */
 	char handoff_why[160]; /* why the round trip was not measured */
 };
 

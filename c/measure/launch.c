@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/status.h"
+#include "measure/record.h"
 #include "model/codec.h"
 
 struct buf {
@@ -149,6 +150,25 @@ int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
 	free(out);
 	free(errout);
 	return rc;
+}
+
+int launch_minimal(char *const argv[], const struct options *o, int async, struct doc *d, char *err, size_t errlen)
+{
+	char *out, *errout, msg[400];
+	int rc = launch_capture(argv, &out, &errout, err, errlen);
+
+	if (rc < 0)
+		return EXIT_RUN_FAILED;
+	if (rc != 0) {
+		last_line(errout, msg, sizeof(msg));
+		snprintf(err, errlen, "launch of %s failed (exit %d): %s", argv[0], rc, msg[0] ? msg : "no message");
+	} else if (record_minimal(d, out, o, async, argv[0]) != 0) {
+		snprintf(err, errlen, "launch of %s printed no seed line and verified mode", argv[0]);
+		rc = EXIT_RUN_FAILED;
+	}
+	free(out);
+	free(errout);
+	return rc == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 int self_path(char *buf, size_t len)

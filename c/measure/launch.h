@@ -18,6 +18,11 @@ int launch_capture(char *const argv[], char **out, char **errout, char *err, siz
  * a caller stuck) or EXIT_RUN_FAILED. */
 int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen);
 
+/* Runs build/bench-minimal and records its seed line and verified mode as
+ * a document of one cell (.../driver=minimal) with one launch of one batch.
+ * Returns EXIT_OK, or EXIT_RUN_FAILED with a reason in err. */
+int launch_minimal(char *const argv[], const struct options *o, int async, struct doc *d, char *err, size_t errlen);
+
 /* The absolute path of this executable, and of a sibling in its folder. */
 int self_path(char *buf, size_t len);
 int sibling_path(const char *exe, const char *name, char *buf, size_t len);

@@ -23,7 +23,33 @@ static int add_variant(struct plan *p, const char *exe, int async, char *err, si
 	}
 	snprintf(v->exe, sizeof(v->exe), "%s", exe);
 	v->async = async;
+	v->work = -1;
 	p->nv++;
+	return 0;
+}
+
+/* --anatomy: per mode, the work steps in order, with the minimal driver
+ * right after bare (adjacent launches: their per-round ratio is paired). */
+static int add_anatomy(struct plan *p, const char *exe, char *err, size_t errlen)
+{
+	static const enum work steps[] = { WORK_BARE, WORK_EVENT, WORK_NOOP, WORK_U64, WORK_STR };
+	char minimal[PATH_MAX];
+
+	if (sibling_path(exe, "bench-minimal", minimal, sizeof(minimal)) != 0) {
+		snprintf(err, errlen, "path too long: %s", exe);
+		return -1;
+	}
+	for (int async = 0; async < 2; async++)
+		for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+			if (add_variant(p, exe, async, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].work = (int)steps[k];
+			if (steps[k] != WORK_BARE)
+				continue;
+			if (add_variant(p, minimal, async, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].minimal = 1;
+		}
 	return 0;
 }
 
@@ -53,7 +79,7 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 		snprintf(err, errlen, "cannot find this executable");
 		return -1;
 	}
-	if (o->compare) {
+	if (o->compare || o->anatomy) {
 		/* the table starts from the archive build, whichever was run */
 		const char *base = strrchr(self, '/');
 		if (base && strcmp(base + 1, "bench-shared") == 0)
@@ -65,6 +91,9 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 				return -1;
 			p->v[p->nv - 1].malloc_name = o->allocators[i];
 		}
+	} else if (o->anatomy) {
+		if (add_anatomy(p, self, err, errlen) != 0)
+			return -1;
 	} else if (add_build(p, self, o, err, errlen) != 0) {
 		return -1;
 	}
@@ -87,12 +116,22 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 
 	/* what differs between variants: the mode, the allocator, the slowdown */
 	co.async = v->async;
+	if (v->work >= 0)
+		co.work = (enum work)v->work;
 	co.extra_ns = o->extra_ns + (v->async ? o->async_extra_ns : 0);
 	if (v->malloc_name)
 		co.malloc_name = v->malloc_name;
-	if (max < 3)
+	if (max < 5 || snprintf(store, storelen, "%llu", (unsigned long long)o->n) >= (int)storelen)
 		return -1;
 	argv[0] = (char *)v->exe;
+	if (v->minimal) {
+		/* the textbook loop takes -n and -a, nothing else */
+		argv[1] = (char *)"-n";
+		argv[2] = store;
+		argv[3] = v->async ? (char *)"-a" : NULL;
+		argv[4] = NULL;
+		return v->async ? 4 : 3;
+	}
 	n = options_child_args(&co, argv + 1, max - 3, store, storelen);
 	if (n < 0)
 		return -1;
@@ -124,6 +163,8 @@ static int launch_variant(struct variant *v, const struct options *o, struct doc
 		snprintf(err, errlen, "arguments too long for a launch");
 		return EXIT_RUN_FAILED;
 	}
+	if (v->minimal)
+		return launch_minimal(argv, o, v->async, child, err, errlen);
 	status = launch_document(argv, child, err, errlen);
 	for (int retry = 0; status == EXIT_STALLED && retry < 2; retry++) {
 		v->stalled++;

@@ -13,13 +13,15 @@ struct variant {
 	char exe[PATH_MAX];
 	int async;
 	const char *malloc_name; /* NULL: the options' --malloc */
+	int work;		 /* enum work, or -1: the options' --work */
+	int minimal;		 /* build/bench-minimal: the textbook loop, seed lines only */
 	int stalled;		 /* launches that stalled and were run again */
 	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
 	size_t ncells;
 };
 
 struct plan {
-	struct variant v[16];
+	struct variant v[24];
 	int nv;
 	int nself; /* v[0..nself) are this build; the rest the --against build */
 };

@@ -82,6 +82,10 @@ void record_floors(struct floors_rec *rec, const struct floors *f)
 	rec->handoff_cpus[0] = f->handoff_measured ? f->cpu_a : -1;
 	rec->handoff_cpus[1] = f->handoff_measured ? f->cpu_b : -1;
 	snprintf(rec->handoff_why, sizeof(rec->handoff_why), "%s", f->handoff_measured ? "" : f->handoff_why);
+	rec->ref_bare_ns = f->ref.step_ns[REF_BARE];
+	rec->ref_event_ns = f->ref.step_ns[REF_EVENT];
+	rec->ref_result_ns = f->ref.step_ns[REF_RESULT];
+	rec->ref_wake_ns = f->ref.wake_ns;
 }
 
 static int record_caller(struct caller_rec *c, const struct plugin_run *p)
@@ -182,4 +186,60 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
 	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
 	snprintf(c->reason, sizeof(c->reason), "%s", reason ? reason : "");
 	c->stalled_launches_rerun = -1;
+}
+
+int record_minimal(struct doc *d, const char *out, const struct options *o, int async, const char *exe)
+{
+	unsigned long long ns, n;
+	double per;
+	char requested[MODE_NAME_MAX], effect[MODE_NAME_MAX];
+	const char *mode = strstr(out, "\n# mode: ");
+	struct cell_rec *c;
+	struct launch_rec *l;
+	struct caller_rec *p;
+
+	memset(d, 0, sizeof(*d));
+	if (sscanf(out, "plugin 1: %lf ns/extraction (elapsed time %lluns, extractions %llu)", &per, &ns, &n) != 3 ||
+	    mode == NULL || sscanf(mode, "\n# mode: %15s requested, %15s in effect", requested, effect) != 2 || n == 0)
+		return -1;
+	d->schema_version = SCHEMA_VERSION;
+	d->options = *o;
+	c = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells));
+	if (c == NULL || (c->launches = l = calloc(1, sizeof(*l))) == NULL ||
+	    (l->callers = p = calloc(1, sizeof(*p))) == NULL || (p->batches = calloc(1, sizeof(*p->batches))) == NULL) {
+		doc_free(d);
+		return -1;
+	}
+	c->nlaunches = l->ncallers = p->nbatches = 1;
+	cell_name(c->name, sizeof(c->name), "archive", async, effect, "extract", "bare", 1, 1, NULL);
+	snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "/driver=minimal");
+	snprintf(c->scenario, sizeof(c->scenario), "extract");
+	snprintf(c->allocator, sizeof(c->allocator), "unknown");
+	snprintf(c->allocator_path, sizeof(c->allocator_path), "not measured by the minimal driver");
+	snprintf(c->lib, sizeof(c->lib), "archive");
+	snprintf(c->executable, sizeof(c->executable), "%s", exe);
+	snprintf(c->go_version, sizeof(c->go_version), "unknown");
+	snprintf(c->sdk_version, sizeof(c->sdk_version), "unknown");
+	snprintf(c->requested, sizeof(c->requested), "%s", async ? "async" : "sync");
+	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
+	c->stalled_launches_rerun = -1;
+	*p = (struct caller_rec){ .index = 1,
+				  .elapsed_ns = ns,
+				  .extractions = n,
+				  .ns_per_extraction = (double)ns / (double)n,
+				  .median_batch_ns = (double)ns / (double)n,
+				  .slowest_batch_ns = (double)ns / (double)n,
+				  .batches = p->batches,
+				  .nbatches = 1,
+				  .pinned_cpu = -1,
+				  .migrations = -1,
+				  .async_in_effect = strcmp(effect, "async") == 0 };
+	p->batches[0] = (struct batch_rec){ ns, n };
+	l->ns_per_extraction = p->ns_per_extraction;
+	l->wall_ns = ns;
+	l->cpu_ns_per_extraction = l->callers_cpu_ns_per_extraction = l->other_cpu_ns_per_extraction = NAN;
+	l->steal_ns = l->switches_per_1000 = NAN;
+	l->pool_waits = -1;
+	snprintf(l->mode_in_effect, sizeof(l->mode_in_effect), "%s", effect);
+	return 0;
 }

@@ -22,6 +22,11 @@ int record_launch(struct launch_rec *l, const struct run *r, const struct option
 void record_cell(struct cell_rec *c, const struct run *r, const struct options *o, const struct plugin_info *pi,
 		 const char *executable);
 
+/* The document of one bench-minimal launch, from its output (the seed line
+ * and the "# mode:" line): one cell named .../work=bare/p=1/driver=minimal,
+ * one launch of one batch. 0, or -1 when the output lacks either line. */
+int record_minimal(struct doc *d, const char *out, const struct options *o, int async, const char *exe);
+
 /* The cell name used everywhere (text, JSON, Go benchmark lines):
  * lib=archive/mode=async/work=noop/p=1, with /scenario=, /fields= and
  * /malloc= (an allocator asked for by name) when they apply. A run that

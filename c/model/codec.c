@@ -409,6 +409,21 @@ static void handoff_cpus(struct obj *o, int cpus[2])
 	}
 }
 
+/* The reference handoff's keys: absent from documents written before it
+ * existed, which read back as not measured. */
+static void ref_fields(struct obj *o, struct floors_rec *f)
+{
+	int have = 1;
+	if (f_opt(o, "ref_bare_ns", &have)) {
+		f_num(o, "ref_bare_ns", &f->ref_bare_ns);
+		f_num(o, "ref_event_ns", &f->ref_event_ns);
+		f_num(o, "ref_result_ns", &f->ref_result_ns);
+		f_num(o, "ref_wake_ns", &f->ref_wake_ns);
+	} else if (o->c->dir == READ) {
+		f->ref_bare_ns = f->ref_event_ns = f->ref_result_ns = f->ref_wake_ns = NAN;
+	}
+}
+
 static void floors_common(struct obj *o, struct floors_rec *f, int launch)
 {
 	f_num(o, "c_call_ns", &f->c_call_ns);
@@ -416,6 +431,7 @@ static void floors_common(struct obj *o, struct floors_rec *f, int launch)
 	num(o, "go_raw_cold_ns", &f->go_raw_cold_ns, launch);
 	f_num(o, "handoff_ns", &f->handoff_ns);
 	handoff_cpus(o, f->handoff_cpus);
+	ref_fields(o, f);
 }
 
 /* A launch's floors say why the round trip was not measured. */

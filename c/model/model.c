@@ -1,6 +1,7 @@
 /* model/model.c — small lookups over the model. */
 #include "model/model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,14 +23,24 @@ struct cell_rec *doc_find_cell(const struct doc *d, const char *name)
 	return NULL;
 }
 
-struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario)
+struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char *mode, const char *scenario,
+			       enum work work, int minimal)
 {
+	char w[32];
+
+	snprintf(w, sizeof(w), "/work=%s/", work_name(work));
 	for (size_t i = 0; i < d->ncells; i++) {
 		struct cell_rec *c = &d->cells[i];
-		if (strcmp(c->scenario, scenario) == 0 && strcmp(c->lib, lib) == 0 && strcmp(c->requested, mode) == 0)
+		if (strcmp(c->scenario, scenario) == 0 && strcmp(c->lib, lib) == 0 && strcmp(c->requested, mode) == 0 &&
+		    strstr(c->name, w) != NULL && (strstr(c->name, "/driver=minimal") != NULL) == minimal)
 			return c;
 	}
 	return NULL;
+}
+
+struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario)
+{
+	return doc_find_work(d, lib, mode, scenario, d->options.work, 0);
 }
 
 int cell_ran_as_asked(const struct cell_rec *c)

@@ -41,6 +41,10 @@ struct machine_rec {
  * not measured. */
 struct floors_rec {
 	double c_call_ns, go_raw_ns, go_raw_cold_ns, handoff_ns;
+	/* the reference C->Go spin handoff (measure/refhandoff.h): bare,
+	 * +event, +result, and the wake-up of its sleeping worker; NAN in a
+	 * document from before it existed */
+	double ref_bare_ns, ref_event_ns, ref_result_ns, ref_wake_ns;
 	int handoff_cpus[2];   /* -1, -1: no round trip measured */
 	char handoff_why[160]; /* why not ("" when it was measured) */
 };
@@ -189,8 +193,13 @@ void *model_append(void **items, size_t *n, size_t size);
 
 /* The cell named name; NULL if none. */
 struct cell_rec *doc_find_cell(const struct doc *d, const char *name);
-/* The cell of lib asked to run in mode for scenario; NULL if none. */
+/* The cell of lib asked to run in mode for scenario with the options' work,
+ * measured by the bench driver; NULL if none. */
 struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario);
+/* The same with a given work, by the bench driver (minimal 0) or by
+ * build/bench-minimal (minimal 1, a .../driver=minimal cell). */
+struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char *mode, const char *scenario,
+			       enum work work, int minimal);
 /* The mode in effect is the one requested. */
 int cell_ran_as_asked(const struct cell_rec *c);
 /* "extraction" or "iteration": what the cell's unit counts. */

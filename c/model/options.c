@@ -80,6 +80,8 @@ static const struct optdef table[] = {
 	 .help = "text (default), json, or gobench (Go benchmark lines)"},
 	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),
 	 .help = "archive vs shared x sync vs async, interleaved launch by\nlaunch, one table with the ratios"},
+	{.name = "anatomy", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(anatomy),
+	 .help = "what one extraction is made of: the work steps bare,\nevent, noop, u64, str, sync and async, with the minimal\ndriver (bench-minimal) beside bare; interleaved launch\nby launch, one table with the steps' increments"},
 	{.name = "against", .arg = "<exe>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(against),
 	 .help = "run another build of bench interleaved with this one and\njudge this build against it"},
 	{.name = "save-baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(save_baseline),
@@ -465,7 +467,7 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 
 int options_check(struct options *o, char *err, size_t errlen)
 {
-	int comparing = o->compare || o->against || o->baseline || o->save_baseline || o->nallocators;
+	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators;
 
 	if (o->batches > o->n) {
 		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
@@ -478,6 +480,12 @@ int options_check(struct options *o, char *err, size_t errlen)
 	}
 	if (o->lifecycle && o->pool == 0)
 		o->pool = o->plugins;
+	if (o->anatomy && (o->compare || o->against || o->nallocators || o->lifecycle || o->fields != 1)) {
+		snprintf(
+			err, errlen,
+			"--anatomy runs its own cells (one field of each work, sync and async): not with --compare, --against, --allocators, --scenario lifecycle or --fields");
+		return -1;
+	}
 	if (o->nallocators && (o->malloc_name || o->compare || o->against)) {
 		snprintf(err, errlen,
 			 "--allocators runs one cell per allocator: not with --malloc, --compare or --against");

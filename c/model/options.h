@@ -45,6 +45,7 @@ struct options {
 	int launches_set;
 	enum format format;	   /* --format */
 	int compare;		   /* --compare: archive/shared x sync/async, interleaved */
+	int anatomy;		   /* --anatomy: the work steps x sync/async, and the minimal driver */
 	const char *against;	   /* --against: another bench build, interleaved */
 	const char *save_baseline; /* --save-baseline: store this run */
 	const char *baseline;	   /* --baseline: judge against a saved run */

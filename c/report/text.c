@@ -206,12 +206,31 @@ void report_floors_block(FILE *out, const char *prefix, const char *title, const
 			f->handoff_why[0] ? f->handoff_why : "?");
 	else
 		fprintf(out, "%s  cache-line round trip%-11s%10s\n", prefix, pair, fmt_ns(a, sizeof(a), h));
+	if (!isnan(f->ref_bare_ns)) {
+		fprintf(out,
+			"%s  reference C->Go spin handoff    %10s   +event %s, +result %s (cgocost's own, no SDK)\n",
+			prefix, fmt_ns(a, sizeof(a), f->ref_bare_ns), fmt_ns(b, sizeof(b), f->ref_event_ns),
+			fmt_ns(c, sizeof(c), f->ref_result_ns));
+		fprintf(out, "%s  its wake-up from a futex sleep  %10s   (the SDK's worker sleeps 10 ms at a time)\n",
+			prefix, fmt_ns(a, sizeof(a), f->ref_wake_ns));
+		if (!isnan(h))
+			fprintf(out,
+				"%sreading: the reference handoff is %.2fx the round trip (bare), %.2fx with event and result\n",
+				prefix, f->ref_bare_ns / h, f->ref_result_ns / h);
+	}
 	if (!isnan(sync_med))
 		fprintf(out, "%sreading: sync %s = raw crossing %s + SDK dispatch and Extract %s\n", prefix,
 			fmt_ns(a, sizeof(a), sync_med), fmt_ns(b, sizeof(b), g), fmt_ns(c, sizeof(c), sync_med - g));
 	if (!isnan(async_med) && !isnan(h))
 		fprintf(out, "%sreading: async %s = %.2fx the cache-line round trip %s\n", prefix,
 			fmt_ns(a, sizeof(a), async_med), async_med / h, fmt_ns(b, sizeof(b), h));
+	if (!isnan(async_med) && !isnan(f->ref_result_ns))
+		fprintf(out, "%sreading: async %s = %.2fx the reference handoff with event and result %s; sync %s\n",
+			prefix, fmt_ns(a, sizeof(a), async_med), async_med / f->ref_result_ns,
+			fmt_ns(b, sizeof(b), f->ref_result_ns),
+			isnan(sync_med)		      ? "not measured"
+			: sync_med < f->ref_result_ns ? "beats any spin handoff measured here"
+						      : "loses to the reference handoff");
 }
 
 void report_launches_text(FILE *out, const struct doc *d)

@@ -31,6 +31,9 @@ void report_floors_block(FILE *out, const char *prefix, const char *title, const
 
 /* The --compare table: cells, ratios, floors. */
 void report_compare_text(FILE *out, const struct doc *d);
+/* --anatomy: the work steps per mode with their per-round increments, the
+ * harness check (bench / minimal) and the reading. */
+void report_anatomy_text(FILE *out, const struct doc *d);
 /* --allocators: scenario x allocator, median and interval, change against glibc. */
 void report_allocators_text(FILE *out, const struct doc *d);
 /* The comparison against a base and the verdict, when there is one. */

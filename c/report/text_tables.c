@@ -61,6 +61,89 @@ void report_compare_text(FILE *out, const struct doc *d)
 				    async && cell_ran_as_asked(async) ? async->st.time.s.median : NAN);
 }
 
+static const struct ratio_rec *find_ratio(const struct doc *d, const char *name)
+{
+	for (size_t i = 0; i < d->nratios; i++)
+		if (strcmp(d->ratios[i].name, name) == 0)
+			return &d->ratios[i];
+	return NULL;
+}
+
+/* "1.013 [0.998, 1.027]" or "+12.3 ns [10.1, 14.0]"; "n/a" when absent. */
+static const char *fmt_ratio(char *buf, size_t len, const struct ratio_rec *r)
+{
+	char a[32], b[32], c[32];
+	int diff = r && strcmp(r->metric, "diff") == 0;
+
+	if (r == NULL)
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, diff ? "%s ns [%s, %s]" : "%s [%s, %s]",
+			 fmt_num(a, sizeof(a), r->st.s.median, diff ? "%+.1f" : "%.3f"),
+			 fmt_num(b, sizeof(b), r->st.s.ci_lo, diff ? "%.1f" : "%.3f"),
+			 fmt_num(c, sizeof(c), r->st.s.ci_hi, diff ? "%.1f" : "%.3f"));
+	return buf;
+}
+
+static const char *const step_touches[WORK_COUNT] = {
+	[WORK_BARE] = "nothing: constant request and event, no result read",
+	[WORK_EVENT] = "+ a new event number each call, read by Extract",
+	[WORK_NOOP] = "+ the (empty) result read back by the caller",
+	[WORK_U64] = "+ a uint64 value written, read and checked",
+	[WORK_STR] = "+ a string value written, read and checked",
+};
+
+void report_anatomy_text(FILE *out, const struct doc *d)
+{
+	static const enum work steps[] = { WORK_BARE, WORK_EVENT, WORK_NOOP, WORK_U64, WORK_STR };
+	static const char *const modes[] = { "sync", "async" };
+	const struct options *o = &d->options;
+	char a[32], b[32], c[32], name[80], iv[64], inc[64];
+
+	if (d->ncells == 0)
+		return;
+	fprintf(out,
+		"# cgocost anatomy: what one extraction is made of, %u rounds interleaved, -n %llu -r %u, lib archive\n",
+		o->launches, (unsigned long long)o->n, o->batches);
+	report_machine_lines(out, d, &d->cells[0]);
+	fprintf(out, "%-6s %-6s %10s %22s %24s  %s\n", "mode", "step", "ns/extr", "95% interval",
+		"increment (per round)", "what the step adds");
+	for (int m = 0; m < 2; m++)
+		for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+			const struct cell_rec *cell = doc_find_work(d, "archive", modes[m], "extract", steps[k], 0);
+			const stats_summary *st = cell ? &cell->st.time.s : NULL;
+			if (st == NULL)
+				continue;
+			snprintf(iv, sizeof(iv), "[%s, %s]", fmt_num(a, sizeof(a), st->ci_lo, "%.2f"),
+				 fmt_num(b, sizeof(b), st->ci_hi, "%.2f"));
+			snprintf(name, sizeof(name), "%s-%s mode=%s diff", work_name(steps[k]),
+				 k ? work_name(steps[k - 1]) : "", modes[m]);
+			fprintf(out, "%-6s %-6s %10s %22s %24s  %s%s\n", cell->in_effect, work_name(steps[k]),
+				fmt_num(c, sizeof(c), st->median, "%.2f"), iv,
+				k ? fmt_ratio(inc, sizeof(inc), find_ratio(d, name)) : "", step_touches[steps[k]],
+				cell_ran_as_asked(cell) ? "" : " (not the mode asked)");
+		}
+	fprintf(out, "harness check, bench --work bare / bench-minimal (the textbook loop), per round:\n");
+	for (int m = 0; m < 2; m++) {
+		const struct ratio_rec *r;
+		snprintf(name, sizeof(name), "bench/minimal mode=%s wall", modes[m]);
+		r = find_ratio(d, name);
+		fprintf(out, "  %-6s %s%s\n", modes[m], fmt_ratio(inc, sizeof(inc), r),
+			r && (r->st.s.ci_lo > 1.0 || r->st.s.ci_hi < 1.0 || fabs(r->st.s.median - 1.0) > 0.03)
+				? "  (outside the target: interval containing 1, point within 3%)"
+				: "");
+	}
+	for (int m = 0; m < 2; m++) {
+		const struct cell_rec *bare = doc_find_work(d, "archive", modes[m], "extract", WORK_BARE, 0);
+		const struct cell_rec *noop = doc_find_work(d, "archive", modes[m], "extract", WORK_NOOP, 0);
+		if (bare && noop)
+			fprintf(out, "reading: %s: moving the event and the result adds %s to the bare %s (noop %s)\n",
+				modes[m], fmt_ns(a, sizeof(a), noop->st.time.s.median - bare->st.time.s.median),
+				fmt_ns(b, sizeof(b), bare->st.time.s.median),
+				fmt_ns(c, sizeof(c), noop->st.time.s.median));
+	}
+}
+
 void report_allocators_text(FILE *out, const struct doc *d)
 {
 	char a[32], b[32], c[32];

@@ -291,3 +291,54 @@ func TestStallTimeoutEndsAStuckRun(t *testing.T) {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
 }
+
+// The minimal reference driver: built beside bench, both modes, the seed
+// line, and the mode it verified. No timing is asserted.
+func TestMinimalDriver(t *testing.T) {
+	dir := buildDir(t)
+	for _, mode := range []string{"sync", "async"} {
+		args := []string{"-n", "20000"}
+		if mode == "async" {
+			args = append(args, "-a")
+		}
+		r := run(t, filepath.Join(dir, "bench-minimal"), nil, args...)
+		if r.code != 0 {
+			t.Fatalf("bench-minimal %v: exit %d\n%s", args, r.code, r.stderr)
+		}
+		seedLines(t, r, 1, "20000")
+		if want := "# mode: " + mode + " requested, " + mode + " in effect (verified"; !strings.Contains(r.stdout, want) {
+			t.Fatalf("bench-minimal %v: no %q in\n%s", args, want, r.stdout)
+		}
+	}
+	if r := run(t, filepath.Join(dir, "bench-minimal"), nil, "-n", "0"); r.code != 2 {
+		t.Fatalf("bench-minimal -n 0: exit %d, want 2", r.code)
+	}
+}
+
+// --anatomy: every step in both modes, the minimal driver beside bare, the
+// per-round increments and the harness check, from one short run.
+func TestAnatomy(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"# cgocost anatomy:", "harness check, bench --work bare / bench-minimal",
+		"reading: sync: moving the event and the result adds", "reading: async:"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("no %q in\n%s", want, r.stdout)
+		}
+	}
+	for _, mode := range []string{"sync", "async"} {
+		for _, step := range []string{"bare", "event", "noop", "u64", "str"} {
+			if !regexp.MustCompile(`(?m)^` + mode + ` +` + step + ` +\d`).MatchString(r.stdout) {
+				t.Errorf("no %s %s row in\n%s", mode, step, r.stdout)
+			}
+		}
+	}
+	for _, bad := range [][]string{{"--anatomy", "--compare"}, {"--anatomy", "--fields", "2"}, {"--work", "sleepy"}} {
+		if r := run(t, filepath.Join(dir, "bench"), nil, bad...); r.code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, r.code)
+		}
+	}
+}

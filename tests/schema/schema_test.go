@@ -133,6 +133,8 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"baseline", nil, judged, bench, []string{"-n", "20000", "--launches", "3", "--baseline", baseline}},
 		{"against", nil, judged, bench, []string{"-n", "20000", "--launches", "2", "--against", shared}},
 		{"allocators", nil, fine, bench, []string{"-n", "20000", "--launches", "2", "--allocators", "glibc,jemalloc"}},
+		{"anatomy", nil, fine, bench, []string{"--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2"}},
+		{"bare and event", nil, fine, bench, []string{"-n", "4000", "--work", "bare", "--floors"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
