@@ -128,9 +128,13 @@ static void last_line(const char *s, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
-int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
+/* Runs a child and hands its stdout to parse. Returns EXIT_OK; the child's
+ * own failure (2 and 4 kept, anything else 3) with its last stderr line; or
+ * EXIT_RUN_FAILED when parse refuses what it printed. */
+static int launch_parsed(char *const argv[], int (*parse)(const char *out, void *ctx, char *why, size_t whylen),
+			 void *ctx, char *err, size_t errlen)
 {
-	char *out, *errout, msg[400], why[300];
+	char *out, *errout, msg[400], why[300] = "";
 	int rc = launch_capture(argv, &out, &errout, err, errlen);
 
 	if (rc < 0)
@@ -138,13 +142,9 @@ int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
 	if (rc != 0) {
 		last_line(errout, msg, sizeof(msg));
 		snprintf(err, errlen, "launch of %s failed (exit %d): %s", argv[0], rc, msg[0] ? msg : "no message");
-		free(out);
-		free(errout);
-		return rc == EXIT_BAD_INPUT || rc == EXIT_STALLED ? rc : EXIT_RUN_FAILED;
-	}
-	rc = EXIT_OK;
-	if (doc_loads(d, out, strlen(out), why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "launch of %s printed no valid document (%s)", argv[0], why);
+		rc = rc == EXIT_BAD_INPUT || rc == EXIT_STALLED ? rc : EXIT_RUN_FAILED;
+	} else if (parse(out, ctx, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "launch of %s printed %s", argv[0], why);
 		rc = EXIT_RUN_FAILED;
 	}
 	free(out);
@@ -152,23 +152,40 @@ int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
 	return rc;
 }
 
+static int parse_document(const char *out, void *ctx, char *why, size_t whylen)
+{
+	char msg[256];
+	if (doc_loads(ctx, out, strlen(out), msg, sizeof(msg)) == 0)
+		return 0;
+	snprintf(why, whylen, "no valid document (%s)", msg);
+	return -1;
+}
+
+int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
+{
+	return launch_parsed(argv, parse_document, d, err, errlen);
+}
+
+struct minimal_ctx {
+	struct doc *d;
+	const struct options *o;
+	int async;
+	const char *exe;
+};
+
+static int parse_minimal(const char *out, void *ctx, char *why, size_t whylen)
+{
+	struct minimal_ctx *m = ctx;
+	if (record_minimal(m->d, out, m->o, m->async, m->exe) == 0)
+		return 0;
+	snprintf(why, whylen, "no seed line and verified mode");
+	return -1;
+}
+
 int launch_minimal(char *const argv[], const struct options *o, int async, struct doc *d, char *err, size_t errlen)
 {
-	char *out, *errout, msg[400];
-	int rc = launch_capture(argv, &out, &errout, err, errlen);
-
-	if (rc < 0)
-		return EXIT_RUN_FAILED;
-	if (rc != 0) {
-		last_line(errout, msg, sizeof(msg));
-		snprintf(err, errlen, "launch of %s failed (exit %d): %s", argv[0], rc, msg[0] ? msg : "no message");
-	} else if (record_minimal(d, out, o, async, argv[0]) != 0) {
-		snprintf(err, errlen, "launch of %s printed no seed line and verified mode", argv[0]);
-		rc = EXIT_RUN_FAILED;
-	}
-	free(out);
-	free(errout);
-	return rc == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+	struct minimal_ctx m = { .d = d, .o = o, .async = async, .exe = argv[0] };
+	return launch_parsed(argv, parse_minimal, &m, err, errlen);
 }
 
 int self_path(char *buf, size_t len)
