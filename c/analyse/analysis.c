@@ -2,6 +2,7 @@
 #include "analyse/analysis.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,9 @@ static int summarize(struct summary_rec *r, double **keep, size_t *nkeep, double
 	return 0;
 }
 
-/* Median over launches of one number of each launch (undefined ones left out). */
-static double launches_median(const struct cell_rec *c, double (*get)(const struct launch_rec *))
+/* Median over launches of one number of each launch, the double at byte
+ * offset off of struct launch_rec (undefined ones left out). */
+static double launches_median(const struct cell_rec *c, size_t off)
 {
 	double *x = malloc((c->nlaunches + 1) * sizeof(double)), m;
 	size_t k = 0;
@@ -27,7 +29,7 @@ static double launches_median(const struct cell_rec *c, double (*get)(const stru
 	if (x == NULL)
 		return NAN;
 	for (size_t i = 0; i < c->nlaunches; i++) {
-		double v = get(&c->launches[i]);
+		double v = *(const double *)(const void *)((const char *)&c->launches[i] + off);
 		if (!isnan(v))
 			x[k++] = v;
 	}
@@ -36,53 +38,22 @@ static double launches_median(const struct cell_rec *c, double (*get)(const stru
 	return m;
 }
 
-static double get_other_cpu(const struct launch_rec *l)
+#define AT(field) offsetof(struct launch_rec, field)
+
+/* The cold extraction: the median over launches of each first caller's. */
+static double cold_median(const struct cell_rec *c)
 {
-	return l->other_cpu_ns_per_extraction;
-}
-static double get_switches(const struct launch_rec *l)
-{
-	return l->switches_per_1000;
-}
-static double get_steal(const struct launch_rec *l)
-{
-	return l->steal_ns;
-}
-static double get_cold(const struct launch_rec *l)
-{
-	return l->ncallers ? (double)l->callers[0].cold_ns : NAN;
-}
-static double get_c_call(const struct launch_rec *l)
-{
-	return l->floors.c_call_ns;
-}
-static double get_go_raw(const struct launch_rec *l)
-{
-	return l->floors.go_raw_ns;
-}
-static double get_go_raw_cold(const struct launch_rec *l)
-{
-	return l->floors.go_raw_cold_ns;
-}
-static double get_handoff(const struct launch_rec *l)
-{
-	return l->floors.handoff_ns;
-}
-static double get_ref_bare(const struct launch_rec *l)
-{
-	return l->floors.ref_bare_ns;
-}
-static double get_ref_event(const struct launch_rec *l)
-{
-	return l->floors.ref_event_ns;
-}
-static double get_ref_result(const struct launch_rec *l)
-{
-	return l->floors.ref_result_ns;
-}
-static double get_ref_wake(const struct launch_rec *l)
-{
-	return l->floors.ref_wake_ns;
+	double *x = malloc((c->nlaunches + 1) * sizeof(double)), m;
+	size_t k = 0;
+
+	if (x == NULL)
+		return NAN;
+	for (size_t i = 0; i < c->nlaunches; i++)
+		if (c->launches[i].ncallers)
+			x[k++] = (double)c->launches[i].callers[0].cold_ns;
+	m = k ? stats_median(x, k) : NAN;
+	free(x);
+	return m;
 }
 
 void cell_key(const struct doc *d, const struct cell_rec *c, char *buf, size_t len)
@@ -165,14 +136,14 @@ static void cell_floors(const struct cell_rec *c, struct cell_stats *s)
 	s->has_floors = c->launches[0].has_floors;
 	if (!s->has_floors)
 		return;
-	s->floors.c_call_ns = launches_median(c, get_c_call);
-	s->floors.go_raw_ns = launches_median(c, get_go_raw);
-	s->floors.go_raw_cold_ns = launches_median(c, get_go_raw_cold);
-	s->floors.handoff_ns = launches_median(c, get_handoff);
-	s->floors.ref_bare_ns = launches_median(c, get_ref_bare);
-	s->floors.ref_event_ns = launches_median(c, get_ref_event);
-	s->floors.ref_result_ns = launches_median(c, get_ref_result);
-	s->floors.ref_wake_ns = launches_median(c, get_ref_wake);
+	s->floors.c_call_ns = launches_median(c, AT(floors.c_call_ns));
+	s->floors.go_raw_ns = launches_median(c, AT(floors.go_raw_ns));
+	s->floors.go_raw_cold_ns = launches_median(c, AT(floors.go_raw_cold_ns));
+	s->floors.handoff_ns = launches_median(c, AT(floors.handoff_ns));
+	s->floors.ref_bare_ns = launches_median(c, AT(floors.ref_bare_ns));
+	s->floors.ref_event_ns = launches_median(c, AT(floors.ref_event_ns));
+	s->floors.ref_result_ns = launches_median(c, AT(floors.ref_result_ns));
+	s->floors.ref_wake_ns = launches_median(c, AT(floors.ref_wake_ns));
 	s->floors.handoff_cpus[0] = c->launches[0].floors.handoff_cpus[0];
 	s->floors.handoff_cpus[1] = c->launches[0].floors.handoff_cpus[1];
 }
@@ -197,11 +168,11 @@ static int analyse_cell(const struct doc *d, struct cell_rec *c, char *err, size
 		x[i] = c->launches[i].cpu_ns_per_extraction;
 	if (summarize(&s->cpu, &s->cpu_samples, &s->ncpu_samples, x, c->nlaunches, "cpu-ns/extraction") != 0)
 		goto oom;
-	s->cold_ns_median = launches_median(c, get_cold);
+	s->cold_ns_median = cold_median(c);
 	cell_totals(c, s);
-	s->other_cpu_ns_median = launches_median(c, get_other_cpu);
-	s->switches_per_1000_median = launches_median(c, get_switches);
-	s->steal_ns_median = launches_median(c, get_steal);
+	s->other_cpu_ns_median = launches_median(c, AT(other_cpu_ns_per_extraction));
+	s->switches_per_1000_median = launches_median(c, AT(switches_per_1000));
+	s->steal_ns_median = launches_median(c, AT(steal_ns));
 	cell_floors(c, s);
 	cell_key(d, c, s->key, sizeof(s->key));
 	c->analysed = 1;
