@@ -492,10 +492,38 @@ static void c_allocs_fields(struct obj *o, void *rec)
 	f_num(o, "frees_per_iteration", &a->frees_per_iteration);
 }
 
+static void load_fields(struct obj *o, void *rec)
+{
+	struct library_rec *l = rec;
+	f_u64(o, "ns", &l->load_ns);
+	f_i64n(o, "rss_before_kb", &l->rss_before_kb);
+	f_i64n(o, "rss_after_kb", &l->rss_after_kb);
+	f_i64n(o, "threads_before", &l->threads_before);
+	f_i64n(o, "threads_after", &l->threads_after);
+}
+
+static void library_fields(struct obj *o, void *rec)
+{
+	struct library_rec *l = rec;
+	f_str(o, "path", l->path);
+	f_str(o, "role", l->role);
+	f_bool(o, "go_runtime", &l->go_runtime);
+	f_strn(o, "go_version", l->go_version);
+	f_str(o, "api_version", l->api_version);
+	f_u32(o, "plugin_id", &l->plugin_id);
+	f_str(o, "event_source", l->event_source);
+	f_u32(o, "fields_declared", &l->fields_declared);
+	f_int(o, "max_instances", &l->max_instances);
+	f_bool(o, "max_instances_from_plugin", &l->max_from_plugin);
+	f_bool(o, "probe_fields", &l->probe_fields);
+	sub(o, "load", load_fields, l, &l->has_load);
+	f_u64(o, "extractions", &l->extractions);
+}
+
 static void launch_fields(struct obj *o, void *rec)
 {
 	struct launch_rec *l = rec;
-	int reuse = l->pool_waits >= 0;
+	int reuse = l->pool_waits >= 0, runtimes = l->go_runtimes >= 0, libs = l->libraries != NULL;
 
 	f_list(o, "plugins", &l->callers, &l->ncallers, caller_fields);
 	f_num(o, "ns_per_extraction", &l->ns_per_extraction);
@@ -517,6 +545,12 @@ static void launch_fields(struct obj *o, void *rec)
 		f_i64n(o, "pool_waits", &l->pool_waits);
 	else if (o->c->dir == READ)
 		l->pool_waits = -1;
+	if (f_opt(o, "go_runtimes", &runtimes))
+		f_int(o, "go_runtimes", &l->go_runtimes);
+	else if (o->c->dir == READ)
+		l->go_runtimes = -1;
+	if (f_opt(o, "libraries", &libs))
+		f_list(o, "libraries", &l->libraries, &l->nlibraries, library_fields);
 }
 
 static void outlier_fields(struct obj *o, void *rec)
@@ -591,10 +625,9 @@ static void allocator_fields(struct obj *o, void *rec)
 static void mode_fields(struct obj *o, void *rec)
 {
 	struct cell_rec *c = rec;
-	int verified = 1;
 	f_str(o, "requested", c->requested);
 	f_str(o, "in_effect", c->in_effect);
-	f_bool(o, "verified", &verified);
+	f_bool(o, "verified", &c->mode_verified);
 	f_strn(o, "reason", c->reason);
 }
 
@@ -688,6 +721,25 @@ static void analysis_fields(struct obj *o, void *rec)
 		d->samples_are_batches = strcmp(samples, SAMPLES_BATCHES) == 0;
 }
 
+static void repeat_fields(struct obj *o, void *rec)
+{
+	struct repeat_rec *r = rec;
+	int libs = r->libraries != NULL;
+	f_u32(o, "loads", &r->loads);
+	f_u32(o, "ok", &r->ok);
+	f_u32(o, "crashed", &r->crashed);
+	f_u32(o, "panicked", &r->panicked);
+	f_u32(o, "hung", &r->hung);
+	f_u32(o, "failed", &r->failed);
+	f_strn(o, "first_crash", r->crash);
+	f_strn(o, "first_panic", r->panic);
+	f_strn(o, "first_hang", r->hang);
+	f_strn(o, "first_failure", r->failure);
+	f_int(o, "go_runtimes", &r->go_runtimes);
+	if (f_opt(o, "libraries", &libs))
+		f_list(o, "libraries", &r->libraries, &r->nlibraries, library_fields);
+}
+
 static void doc_fields(struct obj *o, void *rec)
 {
 	struct doc *d = rec;
@@ -711,6 +763,8 @@ static void doc_fields(struct obj *o, void *rec)
 		f_list(o, "ratios", &d->ratios, &d->nratios, ratio_fields);
 		sub(o, "analysis", analysis_fields, d, NULL);
 	}
+	if (f_opt(o, "repeat_load", &d->has_repeat))
+		sub(o, "repeat_load", repeat_fields, &d->repeat, NULL);
 }
 
 json_t *doc_to_json(const struct doc *d)

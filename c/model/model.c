@@ -1,6 +1,7 @@
 /* model/model.c — small lookups over the model. */
 #include "model/model.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,22 @@ struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char 
 	for (size_t i = 0; i < d->ncells; i++) {
 		struct cell_rec *c = &d->cells[i];
 		if (strcmp(c->scenario, scenario) == 0 && strcmp(c->lib, lib) == 0 && strcmp(c->requested, mode) == 0)
+			return c;
+	}
+	return NULL;
+}
+
+struct cell_rec *doc_find_beside(const struct doc *d, const char *mode, const char *role)
+{
+	char tag[32];
+
+	snprintf(tag, sizeof(tag), "/with=%s:", role ? role : "");
+	for (size_t i = 0; i < d->ncells; i++) {
+		struct cell_rec *c = &d->cells[i];
+		const char *with = strstr(c->name, "/with=");
+		if (strcmp(c->scenario, "extract") != 0 || strcmp(c->requested, mode) != 0)
+			continue;
+		if (role ? with && strncmp(with, tag, strlen(tag)) == 0 : with == NULL)
 			return c;
 	}
 	return NULL;
