@@ -69,6 +69,5 @@ void report_machine_lines(FILE *out, const struct doc *d, const struct cell_rec 
 	else
 		fprintf(out,
 			"# plugin: %s (plugin_init in %s), %s, plugin-sdk-go %s, GOMAXPROCS=%d, SDK handle limit %d\n",
-			c->lib, plugin_file(c), c->go_version, c->sdk_version,
-			c->gomaxprocs, c->max_handle);
+			c->lib, plugin_file(c), c->go_version, c->sdk_version, c->gomaxprocs, c->max_handle);
 }
