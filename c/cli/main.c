@@ -133,8 +133,10 @@ static int measure(const struct options *o, const struct machine *m, struct doc 
 	}
 	if (in_process(o)) {
 		status = measure_here(o, m, d, err, sizeof(err));
-		if (status == EXIT_BAD_INPUT)
+		if (status == EXIT_BAD_INPUT && !o->emit_launch)
 			fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		else if (status == EXIT_BAD_INPUT) /* the parent adds the hint */
+			fprintf(stderr, "%s: %s\n", prog, err);
 		else if (status != EXIT_OK)
 			fprintf(stderr, "%s: %s\n", prog, err);
 		return status;
