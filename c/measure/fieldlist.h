@@ -6,31 +6,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FIELD_DECL_NAME_MAX 128
-#define FIELD_ARG_MAX	    128
-
-struct field_decl {
-	char name[FIELD_DECL_NAME_MAX];
-	uint32_t ftype; /* ss_plugin_field_type: 8 uint64, 9 string, ... */
-	int is_list;
-	int arg_required, arg_index, arg_key; /* the "arg" object's flags */
-};
-
-struct field_list {
-	struct field_decl *fields; /* the field id is the index */
-	uint32_t n;
-};
-
-/* Parses plugin_get_fields' JSON. 0, or -1 with a message naming what is
- * wrong (not an array, an entry without a name, an unknown type). */
-int fieldlist_parse(const char *json, struct field_list *l, char *err, size_t errlen);
-void fieldlist_free(struct field_list *l);
+#include "model/codec.h" /* struct field_list and its parser, fieldlist_parse */
 
 /* The id of the field named name, or -1. */
 int fieldlist_find(const struct field_list *l, const char *name);
 
 /* ss_plugin_field_type of a type name ("uint64" -> 8); 0 for an unknown one. */
 uint32_t field_type_parse(const char *name);
+
+#define FIELD_ARG_MAX 128
 
 /* A field selected for extraction. */
 struct field_sel {

@@ -198,6 +198,22 @@ struct repeat_rec {
 	size_t nlibraries;
 };
 
+/* The fields a plugin declares (its plugin_get_fields JSON, parsed by
+ * codec.c's fieldlist_parse); the field id is the index. */
+#define FIELD_DECL_NAME_MAX 128
+
+struct field_decl {
+	char name[FIELD_DECL_NAME_MAX];
+	uint32_t ftype; /* ss_plugin_field_type: 8 uint64, 9 string, ... */
+	int is_list;
+	int arg_required, arg_index, arg_key; /* the "arg" object's flags */
+};
+
+struct field_list {
+	struct field_decl *fields;
+	uint32_t n;
+};
+
 /* The whole document. */
 struct doc {
 	int schema_version;
