@@ -251,7 +251,7 @@ static int add_ratios(struct doc *d)
 	}
 	/* what writing the plugin in Go costs: the Go mock over the C mock */
 	{
-		const struct cell_rec *c = honest_cell(d, "libcmock", "sync", "extract");
+		const struct cell_rec *c = honest_cell(d, "loaded", "sync", "extract");
 		for (int m = 0; c && m < 2; m++) {
 			const struct cell_rec *g = honest_cell(d, "archive", modes[m], "extract");
 			if (g) {

@@ -206,7 +206,8 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
 		cell_name_with(c->name, sizeof(c->name), s->other->role == ROLE_IDLE ? "idle" : "busy",
 			       s->other->lib.label);
 	snprintf(c->scenario, sizeof(c->scenario), "%s", scenario_name(r->scenario));
-	snprintf(c->lib, sizeof(c->lib), "%.63s", libname);
+	/* the kind of library; the cell's name says which files */
+	snprintf(c->lib, sizeof(c->lib), "%.15s", s->libs == &s->builtin ? libname : "loaded");
 	snprintf(c->library, sizeof(c->library), "%s", lib->file[0] ? lib->file : lib->path);
 	snprintf(c->executable, sizeof(c->executable), "%s", executable);
 	snprintf(c->go_version, sizeof(c->go_version), "%s", lib->go_version[0] ? lib->go_version : "none");

@@ -149,7 +149,7 @@ struct cell_rec {
 	char name[MODEL_NAME_MAX];
 	char scenario[16];
 	char allocator[16], allocator_path[PATH_MAX];
-	char lib[64];
+	char lib[16];
 	/* The file that holds plugin_init, as this process found it; not part
 	 * of the saved document (schema version 1 has no key for it), so empty
 	 * in a cell read back from JSON. */

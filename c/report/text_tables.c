@@ -82,7 +82,7 @@ void report_compare_text(FILE *out, const struct doc *d)
 				compare_row(out, cell, libs[l], modes[m]);
 		}
 	/* the no-Go baseline: the C plugin in bench-host */
-	if ((cplugin = doc_find_mode(d, "libcmock", "sync", "extract")) != NULL)
+	if ((cplugin = doc_find_mode(d, "loaded", "sync", "extract")) != NULL)
 		compare_row(out, cplugin, "C", "sync");
 	ratio_lines(out, d);
 	for (int l = 0; l < 2; l++)
