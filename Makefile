@@ -42,11 +42,20 @@ LDLIBS += -pthread -lm -ldl $(shell pkg-config --libs jansson)
 # The C driver: one folder a layer, bottom first (README.md, "Layout");
 # c/preload is a library of its own.
 C_LAYERS := base stats model measure analyse store report cli
-DRIVER_SRCS := $(filter-out c/cli/main.c,$(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.c)))
+# The built-in plugin is a file of its own: the mock's symbols for bench and
+# bench-shared, none for bench-host (no plugin, no Go runtime).
+BUILTIN_SRCS := c/measure/builtin_mock.c c/measure/builtin_none.c
+DRIVER_SRCS := $(filter-out c/cli/main.c $(BUILTIN_SRCS),$(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.c)))
 DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
-C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch])
+BUILTIN_MOCK_OBJ := $(BUILD)/obj/measure/builtin_mock.o
+BUILTIN_NONE_OBJ := $(BUILD)/obj/measure/builtin_none.o
+C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch]) $(wildcard plugin-c/*.[ch])
+
+# The executables and libraries every test and measurement needs.
+PLUGIN_LIBS := $(BUILD)/libcmock.so $(BUILD)/libmock-b.so
+EXES := $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-host $(BUILD)/bench-minimal $(PLUGIN_LIBS)
 
 PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
@@ -59,7 +68,7 @@ TEST_EXTRA :=
 -include mk/*.mk
 
 .PHONY: all help setup bench compare regress alloc-matrix test clean test-go test-unit test-integration test-format
-all: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-minimal $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
+all: $(EXES) $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
 
 help: ## list the targets
 	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
@@ -87,6 +96,17 @@ $(BUILD)/libmock.so: $(PLUGIN_SRCS)
 	@mkdir -p $(BUILD)
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-mock
 
+# The same mock under another file name: dlopen loads it as a library of its
+# own, with a Go runtime of its own (docs/plugins.md).
+$(BUILD)/libmock-b.so: $(PLUGIN_SRCS)
+	@mkdir -p $(BUILD)
+	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-mock
+
+# The C plugin: the mock's fields in C11 against the same plugin_api.h, no Go.
+$(BUILD)/libcmock.so: plugin-c/cmock.c c/measure/plugin_fields.c c/measure/plugin_fields.h c/base/names.c c/base/names.h | $(BUILD)/.modules
+	@mkdir -p $(BUILD)
+	$(COMPILE) -fPIC -shared -o $@ plugin-c/cmock.c c/measure/plugin_fields.c c/base/names.c $(shell pkg-config --libs jansson)
+
 # The plugin SDK's header comes from the module cache: the modules are
 # downloaded before the first C file is compiled, so a plain make works on a
 # fresh machine (SDK_DIR is read when a recipe runs, after this).
@@ -99,15 +119,19 @@ $(BUILD)/obj/%.o: c/%.c $(DRIVER_HDRS) | $(BUILD)/.modules
 	@mkdir -p $(dir $@)
 	$(COMPILE) -c -o $@ $<
 
-$(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a
-	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.a $(LDLIBS)
+$(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.a
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.a $(LDLIBS)
 
-$(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILD)/libmock.so
-	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+$(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.so
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+
+# The driver with no plugin and no Go runtime: every plugin comes from --plugin.
+$(BUILD)/bench-host: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_NONE_OBJ)
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_NONE_OBJ) $(LDLIBS)
 
 # The textbook loop, outside the layers: one file, linked with the same
 # c-archive (c/minimal/main.c).
-$(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin.h c/measure/plugin_fields.h c/base/names.h $(BUILD)/libmock.a | $(BUILD)/.modules
+$(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin_fields.h c/base/names.h $(BUILD)/libmock.a | $(BUILD)/.modules
 	$(COMPILE) -o $@ $< $(BUILD)/libmock.a -pthread -lm -ldl
 
 # archive vs shared x sync vs async, interleaved launch by launch, with the
@@ -115,11 +139,11 @@ $(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin.h c/measure/plugin_fie
 # step by step, with the minimal driver beside it. COMPARE_ARGS can add
 # options to both (e.g. --format json).
 COMPARE_ARGS ?=
-compare: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-minimal ## archive vs shared x sync vs async with the floors, then the anatomy of one extraction
+compare: $(EXES) ## archive vs shared x sync vs async and the C plugin with the floors, then the anatomy of one extraction
 	$(BUILD)/bench --compare --floors -n 200000 -r 10 --launches 20 $(COMPARE_ARGS)
 	$(BUILD)/bench --anatomy -n 200000 -r 10 --launches 10 $(COMPARE_ARGS)
 
-regress: $(BUILD)/bench $(BUILD)/bench-shared ## the regression check end to end: baseline, unchanged rerun, +20% on async
+regress: $(EXES) ## the regression check end to end: baseline, unchanged rerun, +20% on async
 	@sh scripts/regress.sh $(BUILD)/bench
 
 alloc-matrix: all ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption
@@ -133,7 +157,7 @@ test-go: ## gofmt, go vet of every package, the Go tests that need no build
 	$(GOCMD) test -count=1 ./plugin-mock/... ./tests/layers/...
 
 # End to end: both executables in every mode, exit codes, bad input.
-test-integration: $(BUILD)/bench $(BUILD)/bench-shared ## both executables end to end: modes, exit codes, bad input
+test-integration: $(EXES) ## the executables end to end: modes, plugins, exit codes, bad input
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/integration/...
 
 # One C style, .clang-format's, checked (Debian's clang-format).

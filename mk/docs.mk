@@ -10,10 +10,10 @@
 
 .PHONY: test-docs check-docs-long
 
-test-docs: $(BUILD)/bench $(BUILD)/bench-shared ## every short command the docs show, run as documented
+test-docs: $(EXES) ## every short command the docs show, run as documented
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/docs/...
 
-check-docs-long: $(BUILD)/bench $(BUILD)/bench-shared ## the docs' long commands too (an hour or more)
+check-docs-long: $(EXES) ## the docs' long commands too (an hour or more)
 	CGOCOST_BUILD=$(abspath $(BUILD)) CGOCOST_DOCS_LONG=1 \
 		$(GOCMD) test -count=1 -timeout 6h -v ./tests/docs/...
 

@@ -6,5 +6,5 @@
 TEST_EXTRA += test-schema
 
 test-schema: ## the output of every mode against docs/schema.json
-test-schema: $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/libcgocost_count.so
+test-schema: $(EXES) $(BUILD)/libcgocost_count.so
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/schema/...

@@ -98,6 +98,7 @@ func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
 	id := int(req.FieldID())
 	if kind, lane, ok := mock.SplitWorkField(id); ok {
 		mock.Spin(p.cfg.ExtraNs)
+		mock.Alloc(p.cfg.AllocBytes)
 		if kind == mock.KindBare {
 			return nil // touches neither the event nor a result
 		}

@@ -272,6 +272,29 @@ static int add_ratios(struct doc *d)
 			rc |= add_ratio(d, name, sh, ar, "wall");
 		}
 	}
+	/* what writing the plugin in Go costs: the Go mock over the C mock */
+	{
+		const struct cell_rec *c = honest_cell(d, "loaded", "sync", "extract");
+		for (int m = 0; c && m < 2; m++) {
+			const struct cell_rec *g = honest_cell(d, "archive", modes[m], "extract");
+			if (g) {
+				snprintf(name, sizeof(name), "go %s/c lib=archive wall", modes[m]);
+				rc |= add_ratio(d, name, g, c, "wall");
+			}
+		}
+	}
+	/* interference: A beside another library, over A alone */
+	for (int m = 0; m < 2; m++) {
+		static const char *const roles[] = { "idle", "busy" };
+		const struct cell_rec *alone = doc_find_beside(d, modes[m], NULL);
+		for (int k = 0; alone && cell_ran_as_asked(alone) && k < 2; k++) {
+			const struct cell_rec *b = doc_find_beside(d, modes[m], roles[k]);
+			if (b && cell_ran_as_asked(b)) {
+				snprintf(name, sizeof(name), "%s/alone mode=%s wall", roles[k], modes[m]);
+				rc |= add_ratio(d, name, b, alone, "wall");
+			}
+		}
+	}
 	/* lifecycle: what reuse costs next to allocation, per library and mode */
 	for (int l = 0; l < 2; l++)
 		for (int m = 0; m < 2; m++) {

@@ -15,6 +15,10 @@ enum exit_status {
 	 * the child's watchdog found a caller stuck. The parent reruns such a
 	 * launch or reports 3; no user ever sees 4. */
 	EXIT_STALLED = 4,
+	/* Internal, the same way: a child launch found bad input (a plugin
+	 * library or its options). A child's own exit status 2 is then left to
+	 * the Go runtime, which exits 2 on a fatal panic. */
+	EXIT_CHILD_BAD_INPUT = 5,
 };
 
 #endif

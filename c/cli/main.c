@@ -14,10 +14,12 @@
 #include "analyse/verdict.h"
 #include "base/status.h"
 #include "measure/allocs.h"
+#include "measure/library.h"
 #include "measure/measure.h"
 #include "measure/plan.h"
-#include "measure/plugin.h"
 #include "measure/record.h"
+#include "measure/repeat.h"
+#include "measure/symbols.h"
 #include "measure/sysinfo.h"
 #include "model/options.h"
 #include "report/gobench.h"
@@ -29,17 +31,18 @@ static const char *prog = "bench";
 
 /* parse: the options, and what they need of the process before anything
  * is measured (the allocator preloads, the CPUs, the baseline). */
-static int parse(int argc, char **argv, struct options *o, struct plugin_info *pi, struct machine *m, struct doc *base)
+static int parse(int argc, char **argv, struct options *o, struct machine *m, struct doc *base)
 {
 	char err[1024], path[PATH_MAX];
 	const char *in_effect;
-	int rc;
+	struct plugin_syms builtin;
+	int rc, has_builtin = plugin_syms_builtin(&builtin) == 0;
+	/* -p is bounded by the built-in plugin's handle limit; a --plugin
+	 * library's own limit is checked when it is loaded */
+	uint32_t max_plugins =
+		has_builtin && builtin.max_handle ? (uint32_t)builtin.max_handle() : LIB_DEFAULT_MAX_INSTANCES;
 
-	if (plugin_info_read(pi) != 0) {
-		fprintf(stderr, "%s: cannot tell which plugin library is linked\n", prog);
-		return EXIT_RUN_FAILED;
-	}
-	switch (options_parse(o, argc, argv, (uint32_t)pi->max_handle, err, sizeof(err))) {
+	switch (options_parse(o, argc, argv, max_plugins, err, sizeof(err))) {
 	case PARSE_HELP:
 		options_usage(prog, stdout);
 		return -1;
@@ -51,6 +54,12 @@ static int parse(int argc, char **argv, struct options *o, struct plugin_info *p
 	}
 	if (o->judge[0])
 		return EXIT_OK;
+	if (!has_builtin && o->nlibs == 0) {
+		fprintf(stderr,
+			"%s: this executable has no built-in plugin: name one with --plugin PATH (see %s --help)\n",
+			prog, prog);
+		return EXIT_BAD_INPUT;
+	}
 	if (o->malloc_name || o->count_allocs || getenv("CGOCOST_PRELOADED")) {
 		if ((rc = preload_reexec(o->malloc_name, o->count_allocs, argv, err, sizeof(err))) != 0) {
 			fprintf(stderr, "%s: %s%s\n", prog, err, rc == 2 ? " (see --help)" : "");
@@ -88,24 +97,47 @@ static int parse(int argc, char **argv, struct options *o, struct plugin_info *p
 	return EXIT_OK;
 }
 
+/* A plugin library given with --plugin is measured in child launches, even
+ * a single one: a crash of a foreign plugin or of several Go runtimes is
+ * then a reported result (exit 3), never a crash of cgocost. */
 static int in_process(const struct options *o)
 {
-	return o->emit_launch || (o->launches == 1 && !o->compare && !o->against);
+	return o->emit_launch || (o->launches == 1 && !o->compare && !o->against && o->nlibs == 0);
+}
+
+/* One launch of one cell: reported in full, as the seed's run was. */
+static int single_launch(const struct options *o)
+{
+	return o->launches == 1 && !o->compare && !o->against && !o->nallocators && !o->interference;
 }
 
 /* measure: in this process, or launch by launch in children, interleaved.
  * With --against, the other build's cells become the base. */
-static int measure(const struct options *o, const struct machine *m, const struct plugin_info *pi, struct doc *d,
-		   struct doc *base)
+static int measure(const struct options *o, const struct machine *m, struct doc *d, struct doc *base)
 {
 	char err[4096];
 	struct machine_rec mr;
 	struct plan plan;
 	int status;
 
+	if (o->repeat_load) {
+		memset(d, 0, sizeof(*d));
+		d->schema_version = SCHEMA_VERSION;
+		record_machine(&d->machine, m);
+		d->options = *o;
+		status = repeat_load_run(o, &d->repeat, err, sizeof(err));
+		d->has_repeat = status != EXIT_BAD_INPUT;
+		if (status == EXIT_BAD_INPUT)
+			fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		return status;
+	}
 	if (in_process(o)) {
-		status = measure_here(o, m, pi, d, err, sizeof(err));
-		if (status != EXIT_OK)
+		status = measure_here(o, m, d, err, sizeof(err));
+		if (status == EXIT_BAD_INPUT && !o->emit_launch)
+			fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		else if (status == EXIT_BAD_INPUT) /* the parent adds the hint */
+			fprintf(stderr, "%s: %s\n", prog, err);
+		else if (status != EXIT_OK)
 			fprintf(stderr, "%s: %s\n", prog, err);
 		return status;
 	}
@@ -114,6 +146,11 @@ static int measure(const struct options *o, const struct machine *m, const struc
 		return EXIT_BAD_INPUT;
 	}
 	status = plan_run(&plan, o, err, sizeof(err));
+	if (status == EXIT_BAD_INPUT) {
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		plan_free(&plan);
+		return status;
+	}
 	record_machine(&mr, m);
 	if (status == EXIT_OK && (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
 				  (o->against && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0))) {
@@ -156,13 +193,15 @@ static void report(const struct options *o, const struct doc *d)
 		report_gobench(stdout, d);
 		break;
 	case FORMAT_TEXT:
-		if (in_process(o)) {
+		if (o->repeat_load) {
+			report_repeat_text(stdout, d);
+		} else if (single_launch(o)) {
 			for (size_t i = 0; i < d->ncells; i++)
 				report_run_text(stdout, d, &d->cells[i]);
 			for (size_t i = 0; i < d->ncells; i++)
 				report_cell_summary(stdout, d, &d->cells[i], 1);
 			report_ratios_text(stdout, d);
-		} else if (o->compare) {
+		} else if (o->compare || o->interference) {
 			report_compare_text(stdout, d);
 		} else if (o->anatomy) {
 			report_anatomy_text(stdout, d);
@@ -178,9 +217,25 @@ static void report(const struct options *o, const struct doc *d)
 	report_warnings(stderr, d);
 }
 
+/* A child launch (--emit-launch) tells its parent bad input apart from the
+ * Go runtime's own exit status 2. */
+static int exit_status(int argc, char **argv, int status)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--emit-launch") == 0)
+			return status == EXIT_BAD_INPUT ? EXIT_CHILD_BAD_INPUT : status;
+	return status;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
 {
-	struct plugin_info pi;
+	return exit_status(argc, argv, run(argc, argv));
+}
+
+static int run(int argc, char **argv)
+{
 	struct options o;
 	struct machine m;
 	struct doc d, base;
@@ -191,12 +246,17 @@ int main(int argc, char **argv)
 	memset(&base, 0, sizeof(base));
 	if (argc > 0 && argv[0])
 		prog = basename(argv[0]);
-	status = parse(argc, argv, &o, &pi, &m, &base);
+	status = parse(argc, argv, &o, &m, &base);
 	if (status != EXIT_OK)
 		return status < 0 ? EXIT_OK : status;
 	if (o.judge[0])
 		return judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, stdout, prog);
-	status = measure(&o, &m, &pi, &d, &base);
+	status = measure(&o, &m, &d, &base);
+	if (o.repeat_load) {
+		if (d.has_repeat)
+			report(&o, &d);
+		goto out;
+	}
 	if (status == EXIT_OK && o.emit_launch) {
 		status = report_json(stdout, &d, 1) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 		goto out;

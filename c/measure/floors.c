@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "measure/plugin.h"
+#include "measure/goruntime.h"
 #include "measure/sysinfo.h"
 
 struct call_job {
@@ -24,16 +24,21 @@ static void *call_floors_thread(void *arg)
 	struct call_job *j = arg;
 	struct floors *f = j->f;
 	void (*volatile c_fn)(void) = cgocost_c_noop;
+	void (*go_fn)(void) = goruntime_raw_noop();
 	uint64_t t0;
 
 	if (j->cpu >= 0 && pin_to_cpu(j->cpu) != 0) {
 		j->failed = 1;
 		return NULL;
 	}
-	/* the first C->Go call of this new C thread, alone */
-	t0 = now_ns();
-	cgocost_raw_noop();
-	f->go_raw_cold_ns = now_ns() - t0;
+	/* the first C->Go call of this new C thread, alone (when a Go runtime
+	 * with cgocost's raw export is in the process: not in bench-host with
+	 * a C plugin) */
+	if (go_fn) {
+		t0 = now_ns();
+		go_fn();
+		f->go_raw_cold_ns = now_ns() - t0;
+	}
 
 	for (uint64_t i = 0; i < j->warmup; i++)
 		c_fn();
@@ -45,15 +50,18 @@ static void *call_floors_thread(void *arg)
 		series_add(&f->c_call, b, now_ns() - t0);
 	}
 
+	if (go_fn == NULL)
+		return NULL;
 	for (uint64_t i = 0; i < j->warmup; i++)
-		cgocost_raw_noop();
+		go_fn();
 	for (uint32_t b = 0; b < f->go_raw.nbatches; b++) {
 		uint64_t ops = f->go_raw.ops[b];
 		t0 = now_ns();
 		for (uint64_t i = 0; i < ops; i++)
-			cgocost_raw_noop();
+			go_fn();
 		series_add(&f->go_raw, b, now_ns() - t0);
 	}
+	f->go_raw_measured = 1;
 	return NULL;
 }
 
@@ -184,7 +192,7 @@ int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warm
 	}
 	/* first, and stopped before anything else runs: the reference
 	 * handoff's worker must never spin beside another measurement */
-	if (ref_measure(&f->ref, n, batches, warmup, err, errlen) != 0) {
+	if (ref_measure(&f->ref, goruntime_ref_start(), n, batches, warmup, err, errlen) != 0) {
 		floors_free(f);
 		return -1;
 	}

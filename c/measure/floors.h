@@ -17,6 +17,7 @@ struct floors {
 	struct series c_call;	 /* C -> C no-op through a volatile pointer */
 	struct series go_raw;	 /* C -> Go raw //export no-op */
 	uint64_t go_raw_cold_ns; /* the first C->Go call on a new C thread */
+	int go_raw_measured;	 /* 0: no Go runtime with cgocost's raw export */
 	struct series handoff;	 /* C thread <-> C thread cache-line round trip */
 	int handoff_measured;
 	int cpu_a, cpu_b;      /* CPUs of the round trip */

@@ -50,7 +50,7 @@ static char *buf_take(struct buf *b)
 	return b->data;
 }
 
-int launch_capture(char *const argv[], char **out, char **errout, char *err, size_t errlen)
+int launch_capture(char *const argv[], char **out, char **errout, int *signo, char *err, size_t errlen)
 {
 	int po[2], pe[2], status;
 	pid_t pid;
@@ -59,6 +59,7 @@ int launch_capture(char *const argv[], char **out, char **errout, char *err, siz
 	int open_fds = 2;
 
 	*out = *errout = NULL;
+	*signo = 0;
 	if (pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
 		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
 		return -1;
@@ -109,6 +110,7 @@ int launch_capture(char *const argv[], char **out, char **errout, char *err, siz
 	*out = buf_take(&bo);
 	*errout = buf_take(&be);
 	if (WIFSIGNALED(status)) {
+		*signo = WTERMSIG(status);
 		snprintf(err, errlen, "%s was killed by signal %d (%s)", argv[0], WTERMSIG(status),
 			 strsignal(WTERMSIG(status)));
 		return -1;
@@ -128,24 +130,90 @@ static void last_line(const char *s, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
+/* The first lines of a Go runtime's fatal report ("panic: ...", "fatal
+ * error: ..."), joined; "" when there is none. */
+static void go_fatal_lines(const char *s, char *buf, size_t len)
+{
+	const char *p = strstr(s, "panic: "), *f = strstr(s, "fatal error: ");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (p == NULL || (f && f < p))
+		p = f;
+	for (int line = 0; p && *p && line < 3 && used + 1 < len; line++) {
+		size_t n = strcspn(p, "\n");
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s", line ? " | " : "", (int)n, p);
+		p += n;
+		while (*p == '\n')
+			p++;
+	}
+}
+
+enum launch_kind launch_classify(int rc, int signo, const char *errout, char *why, size_t len)
+{
+	char msg[400], fatal[400];
+	const char *colon;
+
+	last_line(errout ? errout : "", msg, sizeof(msg));
+	go_fatal_lines(errout ? errout : "", fatal, sizeof(fatal));
+	if (rc < 0 && signo == SIGALRM) {
+		snprintf(why, len, "hung while loading a plugin library (no progress for --stall-timeout)");
+		return LAUNCH_HUNG;
+	}
+	if (rc < 0 && signo) {
+		snprintf(why, len, "killed by signal %d (%s)%s%s", signo, strsignal(signo), fatal[0] ? ": " : "",
+			 fatal);
+		return LAUNCH_CRASHED;
+	}
+	if (rc < 0) {
+		snprintf(why, len, "could not run");
+		return LAUNCH_FAILED;
+	}
+	switch (rc) {
+	case EXIT_OK:
+		why[0] = '\0';
+		return LAUNCH_OK;
+	case EXIT_CHILD_BAD_INPUT:
+		/* the child's message without its program name */
+		colon = strstr(msg, ": ");
+		snprintf(why, len, "%s", colon ? colon + 2 : msg);
+		return LAUNCH_BAD_INPUT;
+	case EXIT_STALLED:
+		snprintf(why, len, "%s", msg[0] ? msg : "a caller stalled");
+		return LAUNCH_STALLED;
+	case EXIT_BAD_INPUT: /* the Go runtime's exit status after a fatal panic */
+		snprintf(why, len, "the Go runtime ended the process (exit 2): %s", fatal[0] ? fatal : msg);
+		return LAUNCH_PANICKED;
+	default:
+		snprintf(why, len, "exit %d: %s", rc, msg[0] ? msg : "no message");
+		return LAUNCH_FAILED;
+	}
+}
+
 /* Runs a child and hands its stdout to parse. Returns EXIT_OK; the child's
- * own failure (2 and 4 kept, anything else 3) with its last stderr line; or
- * EXIT_RUN_FAILED when parse refuses what it printed. */
+ * own failure, classified (bad input 2, a stall 4, anything else 3), with
+ * its reason in err; or EXIT_RUN_FAILED when parse refuses what it printed. */
 static int launch_parsed(char *const argv[], int (*parse)(const char *out, void *ctx, char *why, size_t whylen),
 			 void *ctx, char *err, size_t errlen)
 {
-	char *out, *errout, msg[400], why[300] = "";
-	int rc = launch_capture(argv, &out, &errout, err, errlen);
+	char *out, *errout, why[600] = "";
+	int signo, rc = launch_capture(argv, &out, &errout, &signo, err, errlen);
+	enum launch_kind kind = launch_classify(rc, signo, errout, why, sizeof(why));
 
-	if (rc < 0)
-		return EXIT_RUN_FAILED;
-	if (rc != 0) {
-		last_line(errout, msg, sizeof(msg));
-		snprintf(err, errlen, "launch of %s failed (exit %d): %s", argv[0], rc, msg[0] ? msg : "no message");
-		rc = rc == EXIT_BAD_INPUT || rc == EXIT_STALLED ? rc : EXIT_RUN_FAILED;
-	} else if (parse(out, ctx, why, sizeof(why)) != 0) {
+	if (kind != LAUNCH_OK) {
+		if (kind == LAUNCH_BAD_INPUT)
+			snprintf(err, errlen, "%s", why);
+		else
+			snprintf(err, errlen, "launch of %s %s: %s", argv[0],
+				 kind == LAUNCH_CRASHED || kind == LAUNCH_PANICKED ? "crashed" : "failed", why);
+		rc = kind == LAUNCH_BAD_INPUT ? EXIT_BAD_INPUT
+		     : kind == LAUNCH_STALLED ? EXIT_STALLED
+					      : EXIT_RUN_FAILED;
+	} else if (out == NULL || parse(out, ctx, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "launch of %s printed %s", argv[0], why);
 		rc = EXIT_RUN_FAILED;
+	} else {
+		rc = EXIT_OK;
 	}
 	free(out);
 	free(errout);
@@ -154,7 +222,7 @@ static int launch_parsed(char *const argv[], int (*parse)(const char *out, void 
 
 static int parse_document(const char *out, void *ctx, char *why, size_t whylen)
 {
-	char msg[256];
+	char msg[400];
 	if (doc_loads(ctx, out, strlen(out), msg, sizeof(msg)) == 0)
 		return 0;
 	snprintf(why, whylen, "no valid document (%s)", msg);

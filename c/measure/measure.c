@@ -4,11 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/status.h"
 #include "measure/extractor.h"
 #include "measure/floors.h"
 #include "measure/launch.h"
+#include "measure/load.h"
 #include "measure/pool.h"
 #include "measure/record.h"
 #include "measure/runner.h"
@@ -45,7 +47,7 @@ static int run_verified(const struct options *o, const struct run *r, char *err,
 			status = EXIT_RUN_FAILED;
 		}
 	for (uint32_t i = 0; status == EXIT_OK && i < r->nplugins; i++)
-		if (!o->async && r->plugins[i].async_in_effect) {
+		if (!o->async && r->plugins[i].mode_known && r->plugins[i].async_in_effect) {
 			snprintf(
 				msg, sizeof(msg),
 				"plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report",
@@ -56,12 +58,14 @@ static int run_verified(const struct options *o, const struct run *r, char *err,
 	return status;
 }
 
-/* The instances a scenario needs before it starts: one per caller
+/* The instances a scenario needs before it starts: -p per measured library
  * (extract), a pool (reuse), or proof that one can be made (alloc). */
-static int open_instances(const struct options *o, enum scenario scen, const struct plugin_config *pc,
-			  struct extractor **xs, struct pool *pool, char *err, size_t errlen)
+static int open_instances(const struct options *o, enum scenario scen, const struct session *s, struct extractor **xs,
+			  struct pool *pool, char *err, size_t errlen)
 {
-	char msg[512];
+	const struct plugin_config *pc = &s->libs[0].pc;
+	uint32_t ncallers = o->plugins * (uint32_t)s->nlibs;
+	char msg[1500];
 	struct extractor probe;
 
 	*xs = NULL;
@@ -77,13 +81,13 @@ static int open_instances(const struct options *o, enum scenario scen, const str
 		extractor_close(&probe);
 		return 0;
 	}
-	if ((*xs = calloc(o->plugins, sizeof(**xs))) == NULL) {
-		snprintf(err, errlen, "out of memory for %u plugins", o->plugins);
+	if ((*xs = calloc(ncallers, sizeof(**xs))) == NULL) {
+		snprintf(err, errlen, "out of memory for %u plugins", ncallers);
 		return -1;
 	}
 	/* one at a time: the SDK does not allow concurrent plugin_init */
-	for (uint32_t i = 0; i < o->plugins; i++)
-		if (extractor_open(&(*xs)[i], pc, o->fields, msg, sizeof(msg)) != 0) {
+	for (uint32_t i = 0; i < ncallers; i++)
+		if (extractor_open(&(*xs)[i], &s->libs[i / o->plugins].pc, o->fields, msg, sizeof(msg)) != 0) {
 			snprintf(err, errlen, "plugin %u: %s", i + 1, msg);
 			while (i-- > 0)
 				extractor_close(&(*xs)[i]);
@@ -94,10 +98,10 @@ static int open_instances(const struct options *o, enum scenario scen, const str
 	return 0;
 }
 
-static void close_instances(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool)
+static void close_instances(uint32_t ncallers, enum scenario scen, struct extractor *xs, struct pool *pool)
 {
 	if (xs) {
-		for (uint32_t i = 0; i < o->plugins; i++)
+		for (uint32_t i = 0; i < ncallers; i++)
 			extractor_close(&xs[i]);
 		free(xs);
 	}
@@ -105,13 +109,27 @@ static void close_instances(const struct options *o, enum scenario scen, struct 
 		pool_close(pool);
 }
 
-/* Runs one scenario and appends its cell to d. */
-static int measure_scenario(const struct options *o, enum scenario scen, const struct plugin_info *pi,
-			    const struct floors *f, struct doc *d, char *err, size_t errlen)
+/* What the launch record says about the libraries and runtimes. Each
+ * measured library spins its own async workers (its own runtime), and so
+ * does a busy one, when async is in effect. */
+static int record_libraries(struct launch_rec *l, struct session *s, const struct run *r)
 {
-	struct plugin_config pc = {
-		.async = o->async, .work = o->work, .extra_ns = o->extra_ns, .raw = o->plugin_config
-	};
+	uint64_t per = l->async_workers;
+	int busy = s->other && s->other->role == ROLE_BUSY;
+
+	if (s->other)
+		s->other->extractions = r->busy_extractions;
+	if (strcmp(l->mode_in_effect, "async") == 0 || strcmp(l->mode_in_effect, "mixed") == 0)
+		l->async_workers = per * (uint64_t)s->nlibs + (busy ? per : 0);
+	l->go_runtimes = s->go_runtimes;
+	return session_records(s, &l->libraries, &l->nlibraries);
+}
+
+/* Runs one scenario and appends its cell to d. */
+static int measure_scenario(const struct options *o, enum scenario scen, struct session *s, const struct floors *f,
+			    struct doc *d, char *err, size_t errlen)
+{
+	uint32_t ncallers = o->plugins * (uint32_t)s->nlibs;
 	struct extractor *xs;
 	struct pool pool;
 	struct run r;
@@ -119,12 +137,13 @@ static int measure_scenario(const struct options *o, enum scenario scen, const s
 	char self[PATH_MAX];
 	int status;
 
-	if (open_instances(o, scen, &pc, &xs, &pool, err, errlen) != 0)
+	if (open_instances(o, scen, s, &xs, &pool, err, errlen) != 0)
 		return EXIT_RUN_FAILED;
-	status = run_scenario(o, scen, xs, scen == SCEN_REUSE ? &pool : NULL, &pc, &r, err, errlen) == 0
+	status = run_scenario(o, scen, ncallers, xs, scen == SCEN_REUSE ? &pool : NULL, &s->libs[0].pc,
+			      s->other && s->other->role == ROLE_BUSY ? &s->other->first : NULL, &r, err, errlen) == 0
 			 ? EXIT_OK
 			 : EXIT_RUN_FAILED;
-	close_instances(o, scen, xs, &pool);
+	close_instances(ncallers, scen, xs, &pool);
 	if (status != EXIT_OK)
 		return status;
 	status = run_verified(o, &r, err, errlen);
@@ -136,9 +155,10 @@ static int measure_scenario(const struct options *o, enum scenario scen, const s
 			snprintf(err, errlen, "out of memory");
 			status = EXIT_RUN_FAILED;
 		} else {
-			record_cell(cell, &r, o, pi, self);
+			record_cell(cell, &r, o, s, self);
 			cell->nlaunches = 1;
-			if (record_launch(&cell->launches[0], &r, o, f) != 0) {
+			if (record_launch(&cell->launches[0], &r, o, f) != 0 ||
+			    record_libraries(&cell->launches[0], s, &r) != 0) {
 				snprintf(err, errlen, "out of memory");
 				status = EXIT_RUN_FAILED;
 			}
@@ -148,10 +168,10 @@ static int measure_scenario(const struct options *o, enum scenario scen, const s
 	return status;
 }
 
-int measure_here(const struct options *o, const struct machine *m, const struct plugin_info *pi, struct doc *d,
-		 char *err, size_t errlen)
+int measure_here(const struct options *o, const struct machine *m, struct doc *d, char *err, size_t errlen)
 {
 	struct floors f;
+	struct session s;
 	int have_floors = 0, status;
 
 	err[0] = '\0';
@@ -159,22 +179,34 @@ int measure_here(const struct options *o, const struct machine *m, const struct 
 	d->schema_version = SCHEMA_VERSION;
 	record_machine(&d->machine, m);
 	d->options = *o;
+	/* a library that hangs while loading ends the launch (SIGALRM) */
+	alarm(o->stall_timeout_s);
+	status = session_open(&s, o, err, errlen);
+	alarm(0);
+	if (status != EXIT_OK) {
+		session_close(&s);
+		return status;
+	}
 	/* floors first, before any plugin instance exists: no async worker runs */
 	if (o->floors) {
 		int a, b;
 		handoff_cpus(o, m, &a, &b);
-		if (floors_measure(&f, o->n, o->batches, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err, errlen) != 0)
+		if (floors_measure(&f, o->n, o->batches, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err, errlen) !=
+		    0) {
+			session_close(&s);
 			return EXIT_RUN_FAILED;
+		}
 		have_floors = 1;
 	}
 	if (o->lifecycle) {
-		status = measure_scenario(o, SCEN_ALLOC, pi, have_floors ? &f : NULL, d, err, errlen);
+		status = measure_scenario(o, SCEN_ALLOC, &s, have_floors ? &f : NULL, d, err, errlen);
 		if (status == EXIT_OK)
-			status = measure_scenario(o, SCEN_REUSE, pi, have_floors ? &f : NULL, d, err, errlen);
+			status = measure_scenario(o, SCEN_REUSE, &s, have_floors ? &f : NULL, d, err, errlen);
 	} else {
-		status = measure_scenario(o, SCEN_EXTRACT, pi, have_floors ? &f : NULL, d, err, errlen);
+		status = measure_scenario(o, SCEN_EXTRACT, &s, have_floors ? &f : NULL, d, err, errlen);
 	}
 	if (have_floors)
 		floors_free(&f);
+	session_close(&s);
 	return status;
 }

@@ -53,10 +53,38 @@ static int add_anatomy(struct plan *p, const char *exe, char *err, size_t errlen
 	return 0;
 }
 
+/* --compare's fifth cell: the C plugin (libcmock.so) in bench-host, the
+ * no-Go baseline, when both are built next to exe. */
+static int add_c_plugin(struct plan *p, const char *exe, char *err, size_t errlen)
+{
+	char host[PATH_MAX], lib[PATH_MAX];
+
+	if (sibling_path(exe, "bench-host", host, sizeof(host)) != 0 ||
+	    sibling_path(exe, "libcmock.so", lib, sizeof(lib)) != 0 || access(host, X_OK) != 0 ||
+	    access(lib, R_OK) != 0) {
+		fprintf(stderr, "bench: note: no bench-host and libcmock.so next to %s: no C plugin row\n", exe);
+		return 0;
+	}
+	if (add_variant(p, host, 0, err, errlen) != 0)
+		return -1;
+	snprintf(p->v[p->nv - 1].plugin, sizeof(p->v[p->nv - 1].plugin), "%s", lib);
+	return 0;
+}
+
 static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
 {
 	char shared[PATH_MAX];
 
+	if (o->interference) {
+		/* A alone, beside B idle, beside B busy; sync and async */
+		for (int beside = 0; beside < 3; beside++)
+			for (int async = 0; async < 2; async++) {
+				if (add_variant(p, exe, async, err, errlen) != 0)
+					return -1;
+				p->v[p->nv - 1].beside = beside;
+			}
+		return 0;
+	}
 	if (!o->compare)
 		return add_variant(p, exe, o->async, err, errlen);
 	/* --compare: the archive build and its shared sibling, sync and async */
@@ -67,7 +95,7 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 	if (add_variant(p, exe, 0, err, errlen) || add_variant(p, exe, 1, err, errlen) ||
 	    add_variant(p, shared, 0, err, errlen) || add_variant(p, shared, 1, err, errlen))
 		return -1;
-	return 0;
+	return add_c_plugin(p, exe, err, errlen);
 }
 
 int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen)
@@ -121,6 +149,15 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	co.extra_ns = o->extra_ns + (v->async ? o->async_extra_ns : 0);
 	if (v->malloc_name)
 		co.malloc_name = v->malloc_name;
+	if (v->plugin[0]) {
+		co.libs[0] = v->plugin;
+		co.nlibs = 1;
+	}
+	if (o->interference) {
+		co.idle = v->beside == 1 ? o->busy : NULL;
+		co.busy = v->beside == 2 ? o->busy : NULL;
+		co.alloc_bytes = v->beside == 2 ? o->alloc_bytes : 0;
+	}
 	if (max < 5 || snprintf(store, storelen, "%llu", (unsigned long long)o->n) >= (int)storelen)
 		return -1;
 	argv[0] = (char *)v->exe;
@@ -147,8 +184,11 @@ static void progress(int on, uint32_t done, uint32_t total, const struct variant
 	if (!on)
 		return;
 	base = strrchr(v->exe, '/');
-	fprintf(stderr, "\r\033[Klaunch %u/%u: %s%s%s%s", done + 1, total, base ? base + 1 : v->exe,
-		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "");
+	fprintf(stderr, "\r\033[Klaunch %u/%u: %s%s%s%s%s", done + 1, total, base ? base + 1 : v->exe,
+		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "",
+		v->beside == 1	 ? " beside idle"
+		: v->beside == 2 ? " beside busy"
+				 : "");
 	fflush(stderr);
 }
 

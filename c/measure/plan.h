@@ -15,6 +15,8 @@ struct variant {
 	const char *malloc_name; /* NULL: the options' --malloc */
 	int work;		 /* enum work, or -1: the options' --work */
 	int minimal;		 /* build/bench-minimal: the textbook loop, seed lines only */
+	char plugin[PATH_MAX];	 /* "": the options' --plugin; else this one library */
+	int beside;		 /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
 	int stalled;		 /* launches that stalled and were run again */
 	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
 	size_t ncells;
@@ -26,8 +28,9 @@ struct plan {
 	int nself; /* v[0..nself) are this build; the rest the --against build */
 };
 
-/* The cells the options ask for: this build's (one, or four with --compare)
- * and, with --against, the same cells of the other build. */
+/* The cells the options ask for: this build's (one; four with --compare,
+ * and a fifth, the C plugin in bench-host, when it is built; six with
+ * --interference) and, with --against, the same cells of the other build. */
 int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen);
 
 /* Runs o->launches rounds; in each round every variant once, in order.

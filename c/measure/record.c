@@ -26,8 +26,16 @@ void cell_name(char *buf, size_t len, const char *lib, int async_requested, cons
 	snprintf(buf, len, "lib=%s/mode=%s%s/work=%s%s/p=%u%s", lib, mode, scen, work, flds, plugins, alloc);
 }
 
+void cell_name_with(char *buf, size_t len, const char *role, const char *label)
+{
+	size_t used = strlen(buf);
+	snprintf(buf + used, len > used ? len - used : 0, "/with=%s:%s", role, label);
+}
+
 const char *async_not_in_effect_reason(const struct probe *p)
 {
+	if (!PROBE_KNOWN(p, PROBE_GOMAXPROCS) || !PROBE_KNOWN(p, PROBE_ASYNC))
+		return "the plugin does not report GOMAXPROCS or its async switch (reason unknown)";
 	if (p->gomaxprocs < 2)
 		return "GOMAXPROCS < 2: the SDK silently falls back to direct C->Go calls "
 		       "(a CPU affinity or quota of one CPU causes this)";
@@ -36,10 +44,14 @@ const char *async_not_in_effect_reason(const struct probe *p)
 	return "the SDK did not hand the extraction to a worker (reason not reported by the SDK)";
 }
 
-/* "sync", "async", or "mixed" when the callers differ. */
+/* "sync", "async", or "mixed" when the callers differ; "unknown" when the
+ * plugin exposes no probe fields (never claimed either way). */
 static const char *run_mode_in_effect(const struct run *r)
 {
 	int async = 0, sync = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++)
+		if (!r->plugins[i].mode_known)
+			return "unknown";
 	for (uint32_t i = 0; i < r->nplugins; i++) {
 		if (r->plugins[i].async_in_effect)
 			async = 1;
@@ -52,7 +64,7 @@ static const char *run_mode_in_effect(const struct run *r)
 /* NULL when async is in effect or was not asked for. */
 static const char *run_async_reason(const struct run *r, const struct options *o)
 {
-	if (!o->async || r->plugins[0].async_in_effect)
+	if (!o->async || r->plugins[0].async_in_effect || !r->plugins[0].mode_known)
 		return NULL;
 	return async_not_in_effect_reason(&r->plugins[0].before);
 }
@@ -76,8 +88,8 @@ void record_machine(struct machine_rec *rec, const struct machine *m)
 void record_floors(struct floors_rec *rec, const struct floors *f)
 {
 	rec->c_call_ns = series_median_per_op(&f->c_call);
-	rec->go_raw_ns = series_median_per_op(&f->go_raw);
-	rec->go_raw_cold_ns = (double)f->go_raw_cold_ns;
+	rec->go_raw_ns = f->go_raw_measured ? series_median_per_op(&f->go_raw) : NAN;
+	rec->go_raw_cold_ns = f->go_raw_measured ? (double)f->go_raw_cold_ns : NAN;
 	rec->handoff_ns = f->handoff_measured ? series_median_per_op(&f->handoff) : NAN;
 	rec->handoff_cpus[0] = f->handoff_measured ? f->cpu_a : -1;
 	rec->handoff_cpus[1] = f->handoff_measured ? f->cpu_b : -1;
@@ -162,26 +174,51 @@ int record_launch(struct launch_rec *l, const struct run *r, const struct option
 					     .mallocs_per_iteration = (double)r->c_mallocs / requests,
 					     .frees_per_iteration = (double)r->c_frees / requests };
 	l->pool_waits = r->scenario == SCEN_REUSE ? (int64_t)r->pool_waits : -1;
+	l->go_runtimes = -1;
 	return 0;
 }
 
-void record_cell(struct cell_rec *c, const struct run *r, const struct options *o, const struct plugin_info *pi,
+void session_lib_name(const struct session *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	char exe[PATH_MAX];
+
+	buf[0] = '\0';
+	if (s->libs == &s->builtin) {
+		if (realpath("/proc/self/exe", exe) == NULL)
+			exe[0] = '\0';
+		snprintf(buf, len, "%s", strcmp(exe, s->builtin.lib.file) == 0 ? "archive" : "shared");
+		return;
+	}
+	for (int i = 0; i < s->nlibs && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "+" : "", s->libs[i].lib.label);
+}
+
+void record_cell(struct cell_rec *c, const struct run *r, const struct options *o, const struct session *s,
 		 const char *executable)
 {
 	const char *effect = run_mode_in_effect(r), *alloc_name, *reason = run_async_reason(r, o);
+	const struct plugin_lib *lib = &s->libs[0].lib;
+	char libname[MODEL_NAME_MAX];
 
+	session_lib_name(s, libname, sizeof(libname));
 	allocator_in_effect(c->allocator_path, sizeof(c->allocator_path), &alloc_name);
 	snprintf(c->allocator, sizeof(c->allocator), "%s", alloc_name);
-	cell_name(c->name, sizeof(c->name), pi->lib_kind, o->async, effect, scenario_name(r->scenario),
-		  work_name(o->work), o->plugins, o->fields, o->malloc_name);
+	cell_name(c->name, sizeof(c->name), libname, o->async, effect, scenario_name(r->scenario), work_name(o->work),
+		  o->plugins, o->nfield_specs ? (unsigned)o->nfield_specs : o->fields, o->malloc_name);
+	if (s->other)
+		cell_name_with(c->name, sizeof(c->name), s->other->role == ROLE_IDLE ? "idle" : "busy",
+			       s->other->lib.label);
 	snprintf(c->scenario, sizeof(c->scenario), "%s", scenario_name(r->scenario));
-	snprintf(c->lib, sizeof(c->lib), "%s", pi->lib_kind);
-	snprintf(c->library, sizeof(c->library), "%s", pi->lib_path);
+	/* the kind of library; the cell's name says which files */
+	snprintf(c->lib, sizeof(c->lib), "%.15s", s->libs == &s->builtin ? libname : "loaded");
+	snprintf(c->library, sizeof(c->library), "%s", lib->file[0] ? lib->file : lib->path);
 	snprintf(c->executable, sizeof(c->executable), "%s", executable);
-	snprintf(c->go_version, sizeof(c->go_version), "%s", pi->go_version);
-	snprintf(c->sdk_version, sizeof(c->sdk_version), "%s", pi->sdk_version);
-	c->gomaxprocs = (int)r->plugins[0].before.gomaxprocs;
-	c->max_handle = pi->max_handle;
+	snprintf(c->go_version, sizeof(c->go_version), "%s", lib->go_version[0] ? lib->go_version : "none");
+	snprintf(c->sdk_version, sizeof(c->sdk_version), "%s", lib->sdk_version[0] ? lib->sdk_version : "none");
+	c->gomaxprocs = PROBE_KNOWN(&r->plugins[0].before, PROBE_GOMAXPROCS) ? (int)r->plugins[0].before.gomaxprocs : 0;
+	c->max_handle = lib->max_instances;
+	c->mode_verified = strcmp(effect, "unknown") != 0;
 	snprintf(c->requested, sizeof(c->requested), "%s", o->async ? "async" : "sync");
 	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
 	snprintf(c->reason, sizeof(c->reason), "%s", reason ? reason : "");

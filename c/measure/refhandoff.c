@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/futex.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -100,18 +101,22 @@ static int stop_worker(struct ref_handoff *h)
 	return __atomic_load_n(&h->stopped, __ATOMIC_SEQ_CST) ? 0 : -1;
 }
 
-int ref_measure(struct ref_result *r, uint64_t n, uint32_t batches, uint64_t warmup, char *err, size_t errlen)
+int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t n, uint32_t batches,
+		uint64_t warmup, char *err, size_t errlen)
 {
-	struct ref_handoff *h = aligned_alloc(64, sizeof(*h));
+	struct ref_handoff *h;
 	uint64_t seq = 0;
 	int rc = 0;
 
-	if (h == NULL) {
+	*r = (struct ref_result){ .step_ns = { NAN, NAN, NAN }, .wake_ns = NAN };
+	if (start == NULL)
+		return 0;
+	if ((h = aligned_alloc(64, sizeof(*h))) == NULL) {
 		snprintf(err, errlen, "reference handoff: out of memory");
 		return -1;
 	}
 	*h = (struct ref_handoff){ .spin_rounds = SPIN_ROUNDS };
-	cgocost_ref_start(h);
+	start(h);
 	for (int s = REF_BARE; rc == 0 && s <= REF_RESULT; s++) {
 		__atomic_store_n(&h->step, (uint32_t)s, __ATOMIC_SEQ_CST);
 		rc = timed_step(h, &seq, (enum ref_step)s, n, batches, warmup, &r->step_ns[s]);

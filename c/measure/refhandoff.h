@@ -43,9 +43,6 @@ static inline uint64_t ref_value(uint64_t evtnum)
 	return evtnum * UINT64_C(0x9E3779B97F4A7C15) + 1;
 }
 
-/* The Go side (plugin-mock/refhandoff.go). */
-void cgocost_ref_start(struct ref_handoff *h);
-
 struct ref_result {
 	double step_ns[3]; /* median batch per step, ns per handoff */
 	double wake_ns;	   /* post to acknowledgement, the worker asleep: median */
@@ -53,8 +50,11 @@ struct ref_result {
 };
 
 /* Measures the three steps (n handoffs each in batches) and the wake-up,
- * then stops the worker and waits until it says it stopped. 0, or -1 with a
+ * then stops the worker and waits until it says it stopped. The worker is
+ * started by start (plugin-mock/refhandoff.go's cgocost_ref_start; NULL: no
+ * Go runtime in reach, nothing measured, every figure NAN). 0, or -1 with a
  * message (a request answered twice or never, a worker that did not stop). */
-int ref_measure(struct ref_result *r, uint64_t n, uint32_t batches, uint64_t warmup, char *err, size_t errlen);
+int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t n, uint32_t batches,
+		uint64_t warmup, char *err, size_t errlen);
 
 #endif

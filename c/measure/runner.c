@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "measure/allocs.h"
+#include "measure/goruntime.h"
 #include "measure/sysinfo.h"
 #include "measure/watchdog.h"
 
@@ -27,8 +28,7 @@ struct snapshot {
 static void snapshot_take(struct snapshot *s)
 {
 	s->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-	s->go_allocs = cgocost_go_allocs();
-	s->go_bytes = cgocost_go_alloc_bytes();
+	goruntime_allocs(&s->go_allocs, &s->go_bytes);
 	alloc_counts_read(&s->c);
 	s->steal = steal_ticks();
 }
@@ -51,6 +51,7 @@ static void thread_snapshot_take(struct thread_snapshot *t)
 
 struct shared {
 	const struct options *o;
+	uint32_t ncallers;
 	enum scenario scen;
 	struct pool *pool;	 /* SCEN_REUSE */
 	pthread_mutex_t init_mu; /* SCEN_ALLOC: init and destroy one at a time */
@@ -153,7 +154,7 @@ static int scenario_probe(struct job *j, struct probe *p, char *err, size_t errl
  * before its first timed batch. */
 static void start_together(struct shared *sh)
 {
-	if (atomic_fetch_add(&sh->warm, 1) + 1 == sh->o->plugins) {
+	if (atomic_fetch_add(&sh->warm, 1) + 1 == sh->ncallers) {
 		snapshot_take(&sh->start);
 		sh->window_start_ns = now_ns();
 		atomic_store(&sh->go, 1);
@@ -291,14 +292,17 @@ static void verify_after(struct job *j)
 {
 	struct plugin_run *pr = j->pr;
 	const struct options *o = j->sh->o;
-	uint64_t want = (run_warmup(o, j->sh->scen) + o->n) * o->fields + PROBE_FIELDS;
+	uint64_t want = 0;
 	int before, after;
 
+	if (j->sh->scen == SCEN_EXTRACT)
+		want = (run_warmup(o, j->sh->scen) + o->n) * j->x->nfields + j->x->probe_in.num_fields;
 	if (scenario_probe(j, &pr->after, pr->error, sizeof(pr->error)) != 0) {
 		pr->failed = 1;
 		return;
 	}
-	if (j->sh->scen == SCEN_EXTRACT && pr->after.calls - pr->before.calls != want) {
+	if (j->sh->scen == SCEN_EXTRACT && PROBE_KNOWN(&pr->after, PROBE_CALLS) &&
+	    pr->after.calls - pr->before.calls != want) {
 		pr->failed = 1;
 		snprintf(
 			pr->error, sizeof(pr->error),
@@ -306,6 +310,9 @@ static void verify_after(struct job *j)
 			pr->index, (unsigned long long)(pr->after.calls - pr->before.calls), (unsigned long long)want);
 		return;
 	}
+	if (!PROBE_KNOWN(&pr->after, PROBE_TID))
+		return; /* the mode cannot be verified for this plugin */
+	pr->mode_known = 1;
 	before = pr->before.tid != (uint64_t)pr->caller_tid;
 	after = pr->after.tid != (uint64_t)pr->caller_tid;
 	if (before != after) {
@@ -398,15 +405,15 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 
 	pthread_mutex_init(&sh->gate_mu, NULL);
 	pthread_cond_init(&sh->gate_cv, NULL);
-	pthread_barrier_init(&sh->finish, NULL, o->plugins);
-	pthread_barrier_init(&sh->measured, NULL, o->plugins);
-	for (; started < o->plugins; started++)
+	pthread_barrier_init(&sh->finish, NULL, sh->ncallers);
+	pthread_barrier_init(&sh->measured, NULL, sh->ncallers);
+	for (; started < sh->ncallers; started++)
 		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
 			break;
 	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
 			    o->emit_launch ? EXIT_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
-	sh->gate = started == o->plugins ? 1 : -1;
+	sh->gate = started == sh->ncallers ? 1 : -1;
 	pthread_cond_broadcast(&sh->gate_cv);
 	pthread_mutex_unlock(&sh->gate_mu);
 	for (uint32_t i = 0; i < started; i++)
@@ -434,28 +441,54 @@ static void run_window(struct run *r, const struct shared *sh, const struct pool
 	run_totals(r);
 }
 
-int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
-		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen)
+/* The --busy library: extractions on a thread of its own, untimed, until
+ * the callers are done. */
+struct busy_job {
+	struct extractor *x;
+	_Atomic int stop;
+	uint64_t done;
+	int failed;
+};
+
+static void *busy_thread(void *arg)
 {
-	struct shared sh = { .o = o, .scen = scen, .pool = pool };
-	struct job *jobs = calloc(o->plugins, sizeof(*jobs));
-	struct progress *progress = calloc(o->plugins, sizeof(*progress));
-	pthread_t *threads = calloc(o->plugins, sizeof(*threads));
+	struct busy_job *b = arg;
+	uint64_t e = 1;
+
+	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
+		if (extractor_extract(b->x, e++) != EXTRACT_OK) {
+			b->failed = 1;
+			break;
+		}
+	}
+	b->done = e - 1;
+	return NULL;
+}
+
+int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers, struct extractor *xs,
+		 struct pool *pool, const struct plugin_config *pc, struct extractor *busy, struct run *r, char *err,
+		 size_t errlen)
+{
+	struct shared sh = { .o = o, .ncallers = ncallers, .scen = scen, .pool = pool };
+	struct job *jobs = calloc(ncallers, sizeof(*jobs));
+	struct progress *progress = calloc(ncallers, sizeof(*progress));
+	pthread_t *threads = calloc(ncallers, sizeof(*threads)), busy_t;
+	struct busy_job bj = { .x = busy };
 	uint32_t started;
-	int rc = -1;
+	int rc = -1, busy_started = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (pc)
 		sh.pc = *pc;
 	r->scenario = scen;
-	r->nplugins = o->plugins;
+	r->nplugins = ncallers;
 	r->clock_ticks = sysconf(_SC_CLK_TCK);
-	r->plugins = calloc(o->plugins, sizeof(*r->plugins));
+	r->plugins = calloc(ncallers, sizeof(*r->plugins));
 	if (r->plugins == NULL || jobs == NULL || progress == NULL || threads == NULL) {
-		snprintf(err, errlen, "out of memory for %u plugins", o->plugins);
+		snprintf(err, errlen, "out of memory for %u plugins", ncallers);
 		goto out;
 	}
-	for (uint32_t i = 0; i < o->plugins; i++) {
+	for (uint32_t i = 0; i < ncallers; i++) {
 		struct plugin_run *pr = &r->plugins[i];
 		pr->index = i + 1;
 		pr->pinned_cpu = o->ncpus ? o->cpus[i] : -1;
@@ -465,14 +498,26 @@ int run_scenario(const struct options *o, enum scenario scen, struct extractor *
 		}
 		jobs[i] = (struct job){ .progress = &progress[i], .sh = &sh, .x = xs ? &xs[i] : NULL, .pr = pr };
 	}
+	if (busy && pthread_create(&busy_t, NULL, busy_thread, &bj) == 0)
+		busy_started = 1;
 	pthread_mutex_init(&sh.init_mu, NULL);
 	started = run_callers(&sh, jobs, progress, threads);
 	pthread_mutex_destroy(&sh.init_mu);
-	if (started < o->plugins) {
-		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, o->plugins);
+	if (busy_started) {
+		atomic_store(&bj.stop, 1);
+		pthread_join(busy_t, NULL);
+	}
+	if (started < ncallers) {
+		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, ncallers);
+		goto out;
+	}
+	if (busy && (!busy_started || bj.failed)) {
+		snprintf(err, errlen, "the --busy library %s",
+			 busy_started ? "failed an extraction" : "could not start its thread");
 		goto out;
 	}
 	run_window(r, &sh, pool);
+	r->busy_extractions = bj.done;
 	rc = 0;
 out:
 	free(jobs);

@@ -29,6 +29,7 @@ struct plugin_run {
 	int pinned_cpu;		    /* -1 when not pinned */
 	struct probe before, after; /* untimed probes around warm-up and batches */
 	int async_in_effect;	    /* Extract ran on another thread than the caller */
+	int mode_known;		    /* the plugin told which thread ran Extract (mock.tid) */
 	struct noise noise;
 	double median_per_op, slowest_per_op; /* of its batches */
 	uint32_t stalls;		      /* batches 1 ms or more above the median */
@@ -53,15 +54,19 @@ struct run {
 	long clock_ticks;	       /* USER_HZ, to turn ticks into time */
 	/* sums over the callers */
 	uint64_t requests, callers_cpu_ns, vol_switches, invol_switches;
-	int64_t migrations; /* -1 if unknown for any caller */
+	int64_t migrations;	   /* -1 if unknown for any caller */
+	uint64_t busy_extractions; /* by the --busy library's thread over the run */
 };
 
-/* Runs one scenario: xs[0..o->plugins) for SCEN_EXTRACT, pool for
- * SCEN_REUSE, pc (the configuration of every new instance) for SCEN_ALLOC.
- * Returns 0, or -1 when a thread could not even start (error in err).
- * Per-plugin failures are in r->plugins[i].failed. */
-int run_scenario(const struct options *o, enum scenario scen, struct extractor *xs, struct pool *pool,
-		 const struct plugin_config *pc, struct run *r, char *err, size_t errlen);
+/* Runs one scenario with ncallers callers: xs[0..ncallers) for
+ * SCEN_EXTRACT, pool for SCEN_REUSE, pc (the configuration of every new
+ * instance) for SCEN_ALLOC. busy, when set, extracts on a thread of its own
+ * from before the callers start until they are done. Returns 0, or -1 when
+ * a thread could not even start (error in err). Per-plugin failures are in
+ * r->plugins[i].failed. */
+int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers, struct extractor *xs,
+		 struct pool *pool, const struct plugin_config *pc, struct extractor *busy, struct run *r, char *err,
+		 size_t errlen);
 void run_free(struct run *r);
 
 /* Warm-up extractions the options imply (explicit, or the default). */

@@ -125,3 +125,20 @@ int64_t thread_migrations(void)
 		return -1;
 	return strtoll(line + 1, NULL, 10);
 }
+
+void proc_rss_threads(long *rss_kb, long *threads)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	*rss_kb = *threads = -1;
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "VmRSS:", 6) == 0)
+			*rss_kb = strtol(line + 6, NULL, 10);
+		else if (strncmp(line, "Threads:", 8) == 0)
+			*threads = strtol(line + 8, NULL, 10);
+	}
+	fclose(f);
+}

@@ -30,4 +30,8 @@ int64_t steal_ticks(void);
  * may run inside a window whose allocations are counted. */
 int64_t thread_migrations(void);
 
+/* This process's resident set (kB) and OS threads, from /proc/self/status;
+ * -1 each when unknown. */
+void proc_rss_threads(long *rss_kb, long *threads);
+
 #endif

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "measure/plugin.h"
+#include "measure/goruntime.h"
 
 struct watchdog {
 	struct progress *p;
@@ -26,7 +26,7 @@ static char dump_buf[1 << 20];
 static void *dump_thread(void *arg)
 {
 	int *n = arg;
-	*n = cgocost_goroutines(dump_buf, (int)sizeof(dump_buf));
+	*n = goruntime_stacks(dump_buf, (int)sizeof(dump_buf));
 	return NULL;
 }
 

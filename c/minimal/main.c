@@ -11,9 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <plugin_api.h> /* from the plugin SDK's module directory */
+
 #include "base/status.h"
-#include "measure/plugin.h"
 #include "measure/plugin_fields.h"
+
+/* The plugin API, exported by the SDK inside the linked c-archive. */
+ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc);
+void plugin_destroy(ss_plugin_t *s);
+ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
+				   const ss_plugin_field_extract_input *in);
 
 static uint64_t now_ns(void)
 {

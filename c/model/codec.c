@@ -508,10 +508,38 @@ static void c_allocs_fields(struct obj *o, void *rec)
 	f_num(o, "frees_per_iteration", &a->frees_per_iteration);
 }
 
+static void load_fields(struct obj *o, void *rec)
+{
+	struct library_rec *l = rec;
+	f_u64(o, "ns", &l->load_ns);
+	f_i64n(o, "rss_before_kb", &l->rss_before_kb);
+	f_i64n(o, "rss_after_kb", &l->rss_after_kb);
+	f_i64n(o, "threads_before", &l->threads_before);
+	f_i64n(o, "threads_after", &l->threads_after);
+}
+
+static void library_fields(struct obj *o, void *rec)
+{
+	struct library_rec *l = rec;
+	f_str(o, "path", l->path);
+	f_str(o, "role", l->role);
+	f_bool(o, "go_runtime", &l->go_runtime);
+	f_strn(o, "go_version", l->go_version);
+	f_str(o, "api_version", l->api_version);
+	f_u32(o, "plugin_id", &l->plugin_id);
+	f_str(o, "event_source", l->event_source);
+	f_u32(o, "fields_declared", &l->fields_declared);
+	f_int(o, "max_instances", &l->max_instances);
+	f_bool(o, "max_instances_from_plugin", &l->max_from_plugin);
+	f_bool(o, "probe_fields", &l->probe_fields);
+	sub(o, "load", load_fields, l, &l->has_load);
+	f_u64(o, "extractions", &l->extractions);
+}
+
 static void launch_fields(struct obj *o, void *rec)
 {
 	struct launch_rec *l = rec;
-	int reuse = l->pool_waits >= 0;
+	int reuse = l->pool_waits >= 0, runtimes = l->go_runtimes >= 0, libs = l->libraries != NULL;
 
 	f_list(o, "plugins", &l->callers, &l->ncallers, caller_fields);
 	f_num(o, "ns_per_extraction", &l->ns_per_extraction);
@@ -533,6 +561,12 @@ static void launch_fields(struct obj *o, void *rec)
 		f_i64n(o, "pool_waits", &l->pool_waits);
 	else if (o->c->dir == READ)
 		l->pool_waits = -1;
+	if (f_opt(o, "go_runtimes", &runtimes))
+		f_int(o, "go_runtimes", &l->go_runtimes);
+	else if (o->c->dir == READ)
+		l->go_runtimes = -1;
+	if (f_opt(o, "libraries", &libs))
+		f_list(o, "libraries", &l->libraries, &l->nlibraries, library_fields);
 }
 
 static void outlier_fields(struct obj *o, void *rec)
@@ -607,10 +641,9 @@ static void allocator_fields(struct obj *o, void *rec)
 static void mode_fields(struct obj *o, void *rec)
 {
 	struct cell_rec *c = rec;
-	int verified = 1;
 	f_str(o, "requested", c->requested);
 	f_str(o, "in_effect", c->in_effect);
-	f_bool(o, "verified", &verified);
+	f_bool(o, "verified", &c->mode_verified);
 	f_strn(o, "reason", c->reason);
 }
 
@@ -704,6 +737,25 @@ static void analysis_fields(struct obj *o, void *rec)
 		d->samples_are_batches = strcmp(samples, SAMPLES_BATCHES) == 0;
 }
 
+static void repeat_fields(struct obj *o, void *rec)
+{
+	struct repeat_rec *r = rec;
+	int libs = r->libraries != NULL;
+	f_u32(o, "loads", &r->loads);
+	f_u32(o, "ok", &r->ok);
+	f_u32(o, "crashed", &r->crashed);
+	f_u32(o, "panicked", &r->panicked);
+	f_u32(o, "hung", &r->hung);
+	f_u32(o, "failed", &r->failed);
+	f_strn(o, "first_crash", r->crash);
+	f_strn(o, "first_panic", r->panic);
+	f_strn(o, "first_hang", r->hang);
+	f_strn(o, "first_failure", r->failure);
+	f_int(o, "go_runtimes", &r->go_runtimes);
+	if (f_opt(o, "libraries", &libs))
+		f_list(o, "libraries", &r->libraries, &r->nlibraries, library_fields);
+}
+
 static void doc_fields(struct obj *o, void *rec)
 {
 	struct doc *d = rec;
@@ -727,6 +779,8 @@ static void doc_fields(struct obj *o, void *rec)
 		f_list(o, "ratios", &d->ratios, &d->nratios, ratio_fields);
 		sub(o, "analysis", analysis_fields, d, NULL);
 	}
+	if (f_opt(o, "repeat_load", &d->has_repeat))
+		sub(o, "repeat_load", repeat_fields, &d->repeat, NULL);
 }
 
 json_t *doc_to_json(const struct doc *d)
@@ -796,4 +850,101 @@ int doc_loads(struct doc *d, const char *text, size_t len, char *err, size_t err
 	rc = doc_from_json(d, j, err, errlen);
 	json_decref(j);
 	return rc;
+}
+
+/* --- a plugin's field list (plugin_get_fields) --------------------------- */
+
+static const struct {
+	const char *name;
+	uint32_t type;
+} types[] = {
+	{ "uint64", 8 }, { "string", 9 },  { "reltime", 20 }, { "abstime", 21 },
+	{ "bool", 25 },	 { "ipaddr", 40 }, { "ipnet", 41 },
+};
+
+uint32_t field_type_parse(const char *name)
+{
+	for (size_t i = 0; name && i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(name, types[i].name) == 0)
+			return types[i].type;
+	return 0;
+}
+
+static int flag(const json_t *obj, const char *key)
+{
+	return json_is_true(json_object_get(obj, key));
+}
+
+static int entry_parse(const json_t *e, size_t i, struct field_decl *f, char *err, size_t errlen)
+{
+	const json_t *name = json_object_get(e, "name"), *type = json_object_get(e, "type");
+	const json_t *arg = json_object_get(e, "arg");
+
+	if (!json_is_object(e)) {
+		snprintf(err, errlen, "plugin_get_fields: entry %zu is not an object", i);
+		return -1;
+	}
+	if (!json_is_string(name) || json_string_length(name) == 0 || json_string_length(name) >= FIELD_DECL_NAME_MAX) {
+		snprintf(err, errlen, "plugin_get_fields: entry %zu has no usable \"name\"", i);
+		return -1;
+	}
+	snprintf(f->name, sizeof(f->name), "%s", json_string_value(name));
+	if (!json_is_string(type) || (f->ftype = field_type_parse(json_string_value(type))) == 0) {
+		snprintf(err, errlen, "plugin_get_fields: field %s has no known \"type\"", f->name);
+		return -1;
+	}
+	f->is_list = flag(e, "isList");
+	if (arg != NULL && !json_is_object(arg)) {
+		snprintf(err, errlen, "plugin_get_fields: field %s: \"arg\" is not an object", f->name);
+		return -1;
+	}
+	f->arg_required = arg ? flag(arg, "isRequired") : 0;
+	f->arg_index = arg ? flag(arg, "isIndex") : 0;
+	f->arg_key = arg ? flag(arg, "isKey") : 0;
+	return 0;
+}
+
+int fieldlist_parse(const char *json, struct field_list *l, char *err, size_t errlen)
+{
+	json_error_t jerr;
+	json_t *a, *e;
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	if (json == NULL) {
+		snprintf(err, errlen, "plugin_get_fields returned NULL");
+		return -1;
+	}
+	a = json_loads(json, 0, &jerr);
+	if (a == NULL) {
+		snprintf(err, errlen, "plugin_get_fields: not JSON (line %d: %s)", jerr.line, jerr.text);
+		return -1;
+	}
+	if (!json_is_array(a) || json_array_size(a) == 0) {
+		snprintf(err, errlen, "plugin_get_fields: not a non-empty JSON array");
+		json_decref(a);
+		return -1;
+	}
+	l->fields = calloc(json_array_size(a), sizeof(*l->fields));
+	if (l->fields == NULL) {
+		snprintf(err, errlen, "out of memory");
+		json_decref(a);
+		return -1;
+	}
+	json_array_foreach (a, i, e) {
+		if (entry_parse(e, i, &l->fields[i], err, errlen) != 0) {
+			json_decref(a);
+			fieldlist_free(l);
+			return -1;
+		}
+		l->n = (uint32_t)i + 1;
+	}
+	json_decref(a);
+	return 0;
+}
+
+void fieldlist_free(struct field_list *l)
+{
+	free(l->fields);
+	memset(l, 0, sizeof(*l));
 }

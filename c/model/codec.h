@@ -23,4 +23,13 @@ char *doc_dumps(const struct doc *d, int compact);
  * or the first bad key). */
 int doc_loads(struct doc *d, const char *text, size_t len, char *err, size_t errlen);
 
+/* A plugin's plugin_get_fields JSON (the plugin API's shape: name, type,
+ * isList, arg {isRequired, isIndex, isKey}) into l. 0, or -1 with a
+ * message naming what is wrong (not an array, an entry without a name, an
+ * unknown type). */
+int fieldlist_parse(const char *json, struct field_list *l, char *err, size_t errlen);
+void fieldlist_free(struct field_list *l);
+/* ss_plugin_field_type of a type name ("uint64" -> 8); 0 for an unknown one. */
+uint32_t field_type_parse(const char *name);
+
 #endif

@@ -43,6 +43,22 @@ struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char 
 	return doc_find_work(d, lib, mode, scenario, d->options.work, 0);
 }
 
+struct cell_rec *doc_find_beside(const struct doc *d, const char *mode, const char *role)
+{
+	char tag[32];
+
+	snprintf(tag, sizeof(tag), "/with=%s:", role ? role : "");
+	for (size_t i = 0; i < d->ncells; i++) {
+		struct cell_rec *c = &d->cells[i];
+		const char *with = strstr(c->name, "/with=");
+		if (strcmp(c->scenario, "extract") != 0 || strcmp(c->requested, mode) != 0)
+			continue;
+		if (role ? with && strncmp(with, tag, strlen(tag)) == 0 : with == NULL)
+			return c;
+	}
+	return NULL;
+}
+
 int cell_ran_as_asked(const struct cell_rec *c)
 {
 	return strcmp(c->requested, c->in_effect) == 0;

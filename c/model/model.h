@@ -77,6 +77,25 @@ struct c_allocs_rec {
 	double mallocs_per_iteration, frees_per_iteration;
 };
 
+/* One plugin library in the measuring process (--plugin, --idle, --busy,
+ * or the built-in mock): what it is and what loading it cost. */
+struct library_rec {
+	char path[PATH_MAX];
+	char role[16];	      /* "measured", "idle", "busy" or "built-in" (loaded, not measured) */
+	int go_runtime;	      /* the library's file holds a Go runtime of its own */
+	char go_version[64];  /* "": not stated by the plugin */
+	char api_version[32]; /* plugin_get_required_api_version */
+	uint32_t plugin_id;
+	char event_source[64];
+	uint32_t fields_declared;
+	int max_instances, max_from_plugin; /* -p limit, and whether the plugin stated it */
+	int probe_fields;		    /* exposes cgocost's probe fields: the mode is verifiable */
+	int has_load;			    /* loaded by this process: the load cost was measured */
+	uint64_t load_ns;		    /* dlopen to the first successful extraction */
+	int64_t rss_before_kb, rss_after_kb, threads_before, threads_after; /* -1: unknown */
+	uint64_t extractions;						    /* --busy: while timing */
+};
+
 /* Everything measured in one launch. */
 struct launch_rec {
 	struct caller_rec *callers;
@@ -93,6 +112,9 @@ struct launch_rec {
 	struct floors_rec floors;
 	struct c_allocs_rec c_allocs;
 	int64_t pool_waits; /* reuse only; -1 otherwise */
+	int go_runtimes;    /* Go runtimes in the process; -1: not recorded (older documents) */
+	struct library_rec *libraries;
+	size_t nlibraries;
 };
 
 struct summary_rec {
@@ -141,6 +163,7 @@ struct cell_rec {
 	int gomaxprocs, max_handle;
 	char requested[MODE_NAME_MAX], in_effect[MODE_NAME_MAX];
 	char reason[MODEL_TEXT_MAX]; /* why async is not in effect; "" */
+	int mode_verified;	     /* 0: the plugin exposes no probe fields; in_effect "unknown" */
 	struct launch_rec *launches;
 	size_t nlaunches;
 	int64_t stalled_launches_rerun; /* multi-launch runs; -1 otherwise */
@@ -169,6 +192,32 @@ struct comparison_rec {
 	int regressed;
 };
 
+/* --repeat-load: K fresh processes, each loading every library, extracting
+ * and exiting; outcomes counted by kind, the first message of each kept. */
+struct repeat_rec {
+	uint32_t loads, ok, crashed, panicked, hung, failed;
+	char crash[MODEL_TEXT_MAX], panic[MODEL_TEXT_MAX], hang[MODEL_TEXT_MAX], failure[MODEL_TEXT_MAX];
+	int go_runtimes;	       /* in the loads that finished; -1: none did */
+	struct library_rec *libraries; /* of the first load that finished; load_ns: median over them */
+	size_t nlibraries;
+};
+
+/* The fields a plugin declares (its plugin_get_fields JSON, parsed by
+ * codec.c's fieldlist_parse); the field id is the index. */
+#define FIELD_DECL_NAME_MAX 128
+
+struct field_decl {
+	char name[FIELD_DECL_NAME_MAX];
+	uint32_t ftype; /* ss_plugin_field_type: 8 uint64, 9 string, ... */
+	int is_list;
+	int arg_required, arg_index, arg_key; /* the "arg" object's flags */
+};
+
+struct field_list {
+	struct field_decl *fields;
+	uint32_t n;
+};
+
 /* The whole document. */
 struct doc {
 	int schema_version;
@@ -183,6 +232,8 @@ struct doc {
 	size_t nratios;
 	double ci_level;
 	int samples_are_batches; /* one launch: its batches are the samples */
+	int has_repeat;
+	struct repeat_rec repeat;
 };
 
 /* Frees what the document owns (arrays of cells, launches, samples, ...). */
@@ -200,6 +251,9 @@ struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char 
  * build/bench-minimal (minimal 1, a .../driver=minimal cell). */
 struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char *mode, const char *scenario,
 			       enum work work, int minimal);
+/* The extract cell in mode beside another library in role ("idle",
+ * "busy": its name has /with=<role>:), or with none (role NULL). */
+struct cell_rec *doc_find_beside(const struct doc *d, const char *mode, const char *role);
 /* The mode in effect is the one requested. */
 int cell_ran_as_asked(const struct cell_rec *c);
 /* "extraction" or "iteration": what the cell's unit counts. */

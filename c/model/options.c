@@ -23,9 +23,10 @@ enum opt_type {
 	T_CPUS,	      /* a CPU list into ncpus/cpus */
 	T_ALLOCATORS, /* a list of allocator names */
 	T_JUDGE,      /* two operands: BASE CUR */
+	T_LIST,	      /* repeatable: const char * array at off, its count at set_off, at most max */
 };
 
-enum { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS };
+enum { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS, GROUP_PLUGINS };
 
 struct optdef {
 	const char *name; /* long name; NULL: short only */
@@ -39,11 +40,13 @@ struct optdef {
 	size_t set_off;
 	uint64_t min, max;
 	const char *json; /* key in the options record; NULL: not recorded */
+	int json_opt;	  /* the key may be missing (documents older than it) */
 	int child;	  /* a child launch gets it */
 };
 
-#define AT(f)	offsetof(struct options, f)
-#define SETS(f) .has_set = 1, .set_off = AT(f)
+#define AT(f)	 offsetof(struct options, f)
+#define SETS(f)	 .has_set = 1, .set_off = AT(f)
+#define COUNT(f) .set_off = AT(f)
 
 static const struct optdef table[] = {
 	/* one option a row, its help on the next line */
@@ -108,12 +111,33 @@ static const struct optdef table[] = {
 	 .help = "one cell per allocator (e.g. glibc,jemalloc),\ninterleaved launch by launch, each judged against glibc"},
 	{.name = "judge", .arg = "<base> <cur>", .group = GROUP_OBJECTS, .type = T_JUDGE,
 	 .help = "judge two files of samples (one number per line,\nlower is better) with the same gates; nothing runs"},
+	{.name = "plugin", .arg = "<path>", .group = GROUP_PLUGINS, .type = T_LIST, .off = AT(libs), COUNT(nlibs), .max = OPT_MAX_LIBS, .json = "plugin", .json_opt = 1, .child = 1,
+	 .help = "measure this plugin library (dlopen RTLD_NOW|RTLD_LOCAL)\ninstead of the built-in one; repeat it for several, each\nwith its own -p callers; every launch runs in a child"},
+	{.name = "field", .arg = "<name[arg]>", .group = GROUP_PLUGINS, .type = T_LIST, .off = AT(field_specs), COUNT(nfield_specs), .max = OPT_MAX_FIELD_SPECS, .json = "field", .json_opt = 1, .child = 1,
+	 .help = "a field to extract, as the plugin declares it; repeat\nit for several per call (default: cgocost's --work fields)"},
+	{.name = "events", .arg = "<file>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(events), .json = "events", .json_opt = 1, .child = 1,
+	 .help = "one payload a line, each a plugin event (type 322),\nfed round robin"},
+	{.name = "payload-size", .arg = "<B>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(payload_size), SETS(payload_size_set), .max = OPT_MAX_PAYLOAD, .json = "payload_size", .json_opt = 1, .child = 1,
+	 .help = "bytes of the synthetic payload without --events\n(default 64)"},
+	{.name = "plugin-id", .arg = "<id>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(plugin_id), SETS(plugin_id_set), .max = UINT32_MAX, .child = 1,
+	 .help = "the plugin id in the events (default: plugin_get_id)"},
+	{.name = "idle", .arg = "<path>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(idle), .json = "idle", .json_opt = 1, .child = 1,
+	 .help = "also load this library, start it (init, one extraction)\nand leave it idle while timing"},
+	{.name = "busy", .arg = "<path>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(busy), .json = "busy", .json_opt = 1, .child = 1,
+	 .help = "also load this library and keep it extracting on a thread\nof its own while timing"},
+	{.name = "alloc-bytes", .arg = "<B>", .group = GROUP_PLUGINS, .type = T_U64, .off = AT(alloc_bytes), .max = OPT_MAX_ALLOC_BYTES, .json = "alloc_bytes", .json_opt = 1, .child = 1,
+	 .help = "the --busy mock allocates this many Go heap bytes per\nextraction, so that its GC runs"},
+	{.name = "interference", .group = GROUP_PLUGINS, .type = T_FLAG, .off = AT(interference),
+	 .help = "the --plugin alone, with the --busy library idle, and\nbusy; sync and async; interleaved launch by launch"},
+	{.name = "repeat-load", .arg = "<K>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(repeat_load), .min = 1, .max = OPT_MAX_REPEAT_LOAD,
+	 .help = "K fresh processes load every library, extract -n, exit;\ncrashes, panics and hangs counted by kind"},
 	// clang-format on
 };
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
-static const char *const group_titles[] = { NULL, "Samples, comparisons and verdicts:", "Objects and allocators:" };
+static const char *const group_titles[] = { NULL, "Samples, comparisons and verdicts:", "Objects and allocators:",
+					    "Plugin libraries (plugin events only; syscall events are out of scope):" };
 static const char *const format_names[] = { "text", "json", "gobench" };
 
 #define FIELD(o, d, type)  ((type *)(void *)((char *)(o) + (d)->off))
@@ -132,6 +156,7 @@ void options_defaults(struct options *o)
 	o->threshold = 0.05;
 	o->seed = 1;
 	o->stall_timeout_s = 20;
+	o->payload_size = OPT_DEFAULT_PAYLOAD;
 }
 
 /* "-a, --async", "-n <number>", "    --work <w>". */
@@ -153,9 +178,11 @@ void options_usage(const char *prog, FILE *out)
 	fprintf(out,
 		"usage: %s [options]\n"
 		"Measures what a C host pays to call plugin_extract_fields of a Go plugin\n"
-		"built with the Falco plugin SDK for Go, sync or async.\n",
+		"built with the Falco plugin SDK for Go, sync or async, or of any plugin\n"
+		"library given with --plugin (field extraction from plugin events; syscall\n"
+		"events are out of scope).\n",
 		prog);
-	for (int g = GROUP_RUN; g <= GROUP_OBJECTS; g++) {
+	for (int g = GROUP_RUN; g <= GROUP_PLUGINS; g++) {
 		fprintf(out, "\n%s%s", group_titles[g] ? group_titles[g] : "", group_titles[g] ? "\n" : "");
 		for (size_t i = 0; i < NOPTS; i++) {
 			const struct optdef *d = &table[i];
@@ -317,6 +344,10 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 		snprintf(name, sizeof(name), "-%c", d->shortname);
 	if (d->has_set)
 		*(int *)(void *)((char *)o + d->set_off) = 1;
+	if (arg == NULL && d->arg) {
+		snprintf(err, errlen, "%s: missing value", name);
+		return -1;
+	}
 	switch (d->type) {
 	case T_HELP:
 	case T_JUDGE:
@@ -384,6 +415,19 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 		return o->ncpus < 0 ? -1 : 0;
 	case T_ALLOCATORS:
 		return parse_allocators(o, arg, err, errlen);
+	case T_LIST: {
+		int *count = (int *)(void *)((char *)o + d->set_off);
+		if (*count >= (int)d->max) {
+			snprintf(err, errlen, "%s: at most %llu", name, (unsigned long long)d->max);
+			return -1;
+		}
+		if (arg[0] == '\0') {
+			snprintf(err, errlen, "%s: empty", name);
+			return -1;
+		}
+		FIELD(o, d, const char *)[(*count)++] = arg;
+		return 0;
+	}
 	}
 	return 0;
 }
@@ -465,9 +509,67 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 	return options_check(o, err, errlen) == 0 ? PARSE_OK : PARSE_BAD;
 }
 
+/* The plugin-library options: what needs --plugin, and what makes no sense
+ * with it. */
+static int plugin_options_check(const struct options *o, char *err, size_t errlen)
+{
+	const char *needs = o->nfield_specs	  ? "--field"
+			    : o->events		  ? "--events"
+			    : o->plugin_id_set	  ? "--plugin-id"
+			    : o->payload_size_set ? "--payload-size"
+			    : o->idle		  ? "--idle"
+			    : o->busy		  ? "--busy"
+			    : o->repeat_load	  ? "--repeat-load"
+			    : o->interference	  ? "--interference"
+						  : NULL;
+
+	if (o->nlibs == 0 && needs) {
+		snprintf(err, errlen, "%s applies to a plugin library: name one with --plugin PATH", needs);
+		return -1;
+	}
+	if (o->nlibs && o->compare) {
+		snprintf(err, errlen,
+			 "--compare (archive/shared x sync/async of the built-in mock) has no meaning with --plugin");
+		return -1;
+	}
+	if (o->alloc_bytes && !o->busy) {
+		snprintf(err, errlen, "--alloc-bytes applies to the --busy library");
+		return -1;
+	}
+	if (o->idle && o->busy && !o->interference) {
+		snprintf(err, errlen, "--idle and --busy: one other library at a time (--interference runs both)");
+		return -1;
+	}
+	if (o->interference && (o->nlibs != 1 || !o->busy || o->idle)) {
+		snprintf(err, errlen, "--interference needs one --plugin A and --busy B (and no --idle)");
+		return -1;
+	}
+	if (o->interference && (o->against || o->baseline || o->save_baseline || o->nallocators || o->repeat_load)) {
+		snprintf(
+			err, errlen,
+			"--interference runs its own cells: not with --against, baselines, --allocators or --repeat-load");
+		return -1;
+	}
+	if (o->repeat_load && (o->against || o->baseline || o->save_baseline || o->nallocators || o->launches_set)) {
+		snprintf(err, errlen,
+			 "--repeat-load counts K loads: not with --launches, --against, baselines or --allocators");
+		return -1;
+	}
+	if (o->repeat_load && o->format != FORMAT_TEXT) {
+		snprintf(err, errlen, "--repeat-load reports text only");
+		return -1;
+	}
+	if (o->lifecycle && o->nlibs > 1) {
+		snprintf(err, errlen, "--scenario lifecycle measures one plugin library at a time");
+		return -1;
+	}
+	return 0;
+}
+
 int options_check(struct options *o, char *err, size_t errlen)
 {
-	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators;
+	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
+			o->interference;
 
 	if (o->batches > o->n) {
 		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
@@ -505,9 +607,11 @@ int options_check(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--baseline and --save-baseline name the same file '%s'", o->baseline);
 		return -1;
 	}
-	if (o->ncpus && (uint32_t)o->ncpus < o->plugins) {
+	if (plugin_options_check(o, err, errlen) != 0)
+		return -1;
+	if (o->ncpus && (uint32_t)o->ncpus < o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1)) {
 		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,
-			 o->plugins);
+			 o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1));
 		return -1;
 	}
 	return 0;
@@ -533,6 +637,15 @@ static json_t *field_to_json(const struct optdef *d, const struct options *o)
 		json_t *a = json_array();
 		for (int i = 0; i < o->ncpus; i++)
 			json_array_append_new(a, json_integer(o->cpus[i]));
+		return a;
+	}
+	case T_TEXT:
+		return *CFIELD(o, d, const char *) ? json_string(*CFIELD(o, d, const char *)) : json_null();
+	case T_LIST: {
+		json_t *a = json_array();
+		int n = *(const int *)(const void *)((const char *)o + d->set_off);
+		for (int i = 0; i < n; i++)
+			json_array_append_new(a, json_string(CFIELD(o, d, const char *)[i]));
 		return a;
 	}
 	default:
@@ -588,6 +701,18 @@ static int field_from_json(const struct optdef *d, struct options *o, const json
 			o->cpus[o->ncpus++] = (int)json_integer_value(e);
 		}
 		return 0;
+	case T_TEXT:
+		/* the text stays in the document (its owner): checked, not kept */
+		if (!json_is_string(v) && !json_is_null(v))
+			break;
+		return 0;
+	case T_LIST:
+		if (!json_is_array(v) || json_array_size(v) > d->max)
+			break;
+		json_array_foreach (v, k, e)
+			if (!json_is_string(e))
+				goto bad;
+		return 0;
 	default:
 		return 0;
 	}
@@ -610,6 +735,8 @@ int options_from_json(struct options *o, const json_t *rec, char *err, size_t er
 		if (table[i].json == NULL)
 			continue;
 		v = json_object_get(rec, table[i].json);
+		if (v == NULL && table[i].json_opt)
+			continue;
 		if (v == NULL) {
 			snprintf(err, errlen, "options.%s: missing", table[i].json);
 			return -1;
@@ -637,6 +764,9 @@ int options_from_json(struct options *o, const json_t *rec, char *err, size_t er
 /* The argument of one option as a child gets it; 0: leave it out. */
 static int child_value(const struct optdef *d, const struct options *o, char *buf, size_t len)
 {
+	/* a plugin option the user did not give stays out (it needs --plugin) */
+	if (d->group == GROUP_PLUGINS && d->has_set && !*(const int *)(const void *)((const char *)o + d->set_off))
+		return 0;
 	switch (d->type) {
 	case T_FLAG:
 		return *CFIELD(o, d, int);
@@ -683,6 +813,22 @@ int options_child_args(const struct options *o, char **argv, int max, char *stor
 		char value[8192];
 		int n;
 
+		if (d->child && d->type == T_LIST) {
+			int cnt = *(const int *)(const void *)((const char *)o + d->set_off);
+			for (int k = 0; k < cnt; k++) {
+				n = snprintf(store + used, storelen - used, "--%s", d->name);
+				if (n < 0 || (size_t)n >= storelen - used || argc + 1 >= max)
+					return -1;
+				argv[argc++] = store + used;
+				used += (size_t)n + 1;
+				n = snprintf(store + used, storelen - used, "%s", CFIELD(o, d, const char *)[k]);
+				if (n < 0 || (size_t)n >= storelen - used)
+					return -1;
+				argv[argc++] = store + used;
+				used += (size_t)n + 1;
+			}
+			continue;
+		}
 		if (!d->child || !child_value(d, o, value, sizeof(value)))
 			continue;
 		n = d->name ? snprintf(store + used, storelen - used, "--%s", d->name)

@@ -24,6 +24,12 @@
 #define OPT_MAX_LAUNCHES	     1000
 #define OPT_MAX_ALLOCATORS	     4
 #define OPT_DEFAULT_COMPARE_LAUNCHES 10
+#define OPT_MAX_LIBS		     8	     /* --plugin libraries in one process */
+#define OPT_MAX_FIELD_SPECS	     64	     /* --field selections */
+#define OPT_MAX_PAYLOAD		     1048576 /* --payload-size bytes */
+#define OPT_MAX_ALLOC_BYTES	     UINT64_C(1073741824)
+#define OPT_MAX_REPEAT_LOAD	     10000
+#define OPT_DEFAULT_PAYLOAD	     64
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
@@ -62,6 +68,21 @@ struct options {
 	int emit_launch;      /* internal: a child launch printing its JSON document */
 	int ncpus;	      /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
+	/* plugin libraries (docs/plugins.md) */
+	const char *libs[OPT_MAX_LIBS]; /* --plugin PATH, repeatable: measured, -p callers each */
+	int nlibs;
+	const char *field_specs[OPT_MAX_FIELD_SPECS]; /* --field NAME[arg], repeatable */
+	int nfield_specs;
+	const char *events; /* --events FILE: one payload a line */
+	uint32_t plugin_id; /* --plugin-id: the plugin id of the events */
+	int plugin_id_set;
+	uint32_t payload_size; /* --payload-size: the synthetic payload's bytes */
+	int payload_size_set;
+	const char *idle;     /* --idle PATH: loaded and started, never called while timing */
+	const char *busy;     /* --busy PATH: extracting on a thread of its own while timing */
+	uint64_t alloc_bytes; /* --alloc-bytes: Go heap bytes the --busy mock allocates per call */
+	uint32_t repeat_load; /* --repeat-load K: K fresh processes load, extract, exit */
+	int interference;     /* --interference: alone, with --busy's library idle, busy; sync, async */
 };
 
 void options_defaults(struct options *o);

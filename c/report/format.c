@@ -2,6 +2,7 @@
 #include "report/format.h"
 
 #include <math.h>
+#include <string.h>
 
 const char *fmt_ns(char *buf, size_t len, double v)
 {
@@ -44,13 +45,29 @@ void report_iteration_line(FILE *out, const char *scenario, uint32_t index, uint
 		(unsigned long long)iterations);
 }
 
+/* The file that holds the measured plugin_init: known in the measuring
+ * process, else the first measured library the launch recorded. */
+static const char *plugin_file(const struct cell_rec *c)
+{
+	if (c->library[0])
+		return c->library;
+	for (size_t i = 0; c->nlaunches && i < c->launches[0].nlibraries; i++)
+		if (strcmp(c->launches[0].libraries[i].role, "measured") == 0)
+			return c->launches[0].libraries[i].path;
+	return c->executable;
+}
+
 void report_machine_lines(FILE *out, const struct doc *d, const struct cell_rec *c)
 {
 	const struct machine_rec *m = &d->machine;
 
 	fprintf(out, "# machine: %s, %d online CPUs (%d allowed), Linux %s %s\n", m->cpu_model, m->online_cpus,
 		m->allowed_cpus, m->kernel, m->arch);
-	fprintf(out, "# plugin: %s (plugin_init in %s), %s, plugin-sdk-go %s, GOMAXPROCS=%d, SDK handle limit %d\n",
-		c->lib, c->library[0] ? c->library : c->executable, c->go_version, c->sdk_version, c->gomaxprocs,
-		c->max_handle);
+	if (strcmp(c->go_version, "none") == 0)
+		fprintf(out, "# plugin: %s (plugin_init in %s), states no Go version, -p limit %d\n", c->lib,
+			plugin_file(c), c->max_handle);
+	else
+		fprintf(out,
+			"# plugin: %s (plugin_init in %s), %s, plugin-sdk-go %s, GOMAXPROCS=%d, SDK handle limit %d\n",
+			c->lib, plugin_file(c), c->go_version, c->sdk_version, c->gomaxprocs, c->max_handle);
 }

@@ -16,10 +16,15 @@ static void plugin_lines(FILE *out, const struct launch_rec *l, double *sync_med
 			snprintf(pin, sizeof(pin), "pinned to CPU %lld", (long long)p->pinned_cpu);
 		else
 			snprintf(pin, sizeof(pin), "not pinned");
-		fprintf(out,
-			"# plugin %u: %s; caller thread %lld on CPU %d..%d (%s); Extract on thread %llu CPU %llu\n",
-			p->index, p->async_in_effect ? "async" : "sync", (long long)p->tid, p->cpu_first, p->cpu_last,
-			pin, (unsigned long long)p->extract_tid, (unsigned long long)p->extract_cpu);
+		if (p->extract_tid == 0) /* no probe fields: where Extract ran is unknown */
+			fprintf(out, "# plugin %u: mode not verifiable; caller thread %lld on CPU %d..%d (%s)\n",
+				p->index, (long long)p->tid, p->cpu_first, p->cpu_last, pin);
+		else
+			fprintf(out,
+				"# plugin %u: %s; caller thread %lld on CPU %d..%d (%s); Extract on thread %llu CPU %llu\n",
+				p->index, p->async_in_effect ? "async" : "sync", (long long)p->tid, p->cpu_first,
+				p->cpu_last, pin, (unsigned long long)p->extract_tid,
+				(unsigned long long)p->extract_cpu);
 		fprintf(out,
 			"# plugin %u: cold %.1f us; batches median %.2f ns/extraction, slowest %.2f, stalls %u of %zu\n",
 			p->index, (double)p->cold_ns / 1e3, p->median_batch_ns, p->slowest_batch_ns, p->stalled_batches,
@@ -33,7 +38,11 @@ static void plugin_lines(FILE *out, const struct launch_rec *l, double *sync_med
 
 static void mode_line(FILE *out, const struct cell_rec *c, const struct launch_rec *l)
 {
-	if (strcmp(l->mode_in_effect, "mixed") != 0)
+	if (!c->mode_verified || strcmp(l->mode_in_effect, "unknown") == 0)
+		fprintf(out,
+			"# mode: %s requested; mode in effect: not verifiable for this plugin (it exposes no cgocost probe fields)\n",
+			c->requested);
+	else if (strcmp(l->mode_in_effect, "mixed") != 0)
 		fprintf(out, "# mode: %s requested, %s in effect (verified: Extract ran on %s)\n", c->requested,
 			l->mode_in_effect,
 			strcmp(l->mode_in_effect, "async") == 0 ? "another thread than the caller's"
@@ -91,6 +100,7 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 		l->ncallers == 1 ? "" : "s", (double)launch_requests(l) / ((double)l->wall_ns / 1e9),
 		(double)l->wall_ns / 1e6);
 	report_machine_lines(out, d, c);
+	report_libraries_text(out, "# ", l);
 	fprintf(out, "# allocator: %s (malloc served by %s)\n", c->allocator, c->allocator_path);
 	mode_line(out, c, l);
 	fprintf(out, "# work: %s, %u field%s per call, %u batches of ~%llu, warm-up %llu\n", work_name(o->work),

@@ -29,7 +29,8 @@ void report_ratios_text(FILE *out, const struct doc *d);
 void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f, double sync_med,
 			 double async_med);
 
-/* The --compare table: cells, ratios, floors. */
+/* The --compare table: cells (the C plugin's too), ratios, floors; or the
+ * --interference table: A alone, beside B idle, beside B busy. */
 void report_compare_text(FILE *out, const struct doc *d);
 /* --anatomy: the work steps per mode with their per-round increments, the
  * harness check (bench / minimal) and the reading. */
@@ -38,6 +39,12 @@ void report_anatomy_text(FILE *out, const struct doc *d);
 void report_allocators_text(FILE *out, const struct doc *d);
 /* The comparison against a base and the verdict, when there is one. */
 void report_comparison_text(FILE *out, const struct doc *d);
+
+/* The libraries of a launch and the Go runtimes of its process; prefix
+ * starts every line. */
+void report_libraries_text(FILE *out, const char *prefix, const struct launch_rec *l);
+/* --repeat-load: outcomes by kind, the first message of each, load costs. */
+void report_repeat_text(FILE *out, const struct doc *d);
 
 /* The warnings a document calls for, as a fixed set of sentences. */
 void report_warnings(FILE *err, const struct doc *d);

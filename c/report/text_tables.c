@@ -20,15 +20,55 @@ static void compare_row(FILE *out, const struct cell_rec *cell, const char *lib,
 		(unsigned long long)cell->st.stalled_batches, (unsigned long long)cell->st.batches);
 }
 
+static void ratio_lines(FILE *out, const struct doc *d)
+{
+	char a[32], b[32], c[32];
+
+	fprintf(out, "ratios (per round, median and 95%% interval):\n");
+	for (size_t i = 0; i < d->nratios; i++) {
+		const stats_summary *st = &d->ratios[i].st.s;
+		fprintf(out, "  %-32s %8s  [%s, %s]\n", d->ratios[i].name, fmt_num(a, sizeof(a), st->median, "%.3f"),
+			fmt_num(b, sizeof(b), st->ci_lo, "%.3f"), fmt_num(c, sizeof(c), st->ci_hi, "%.3f"));
+	}
+}
+
+/* --interference: plugin A alone, beside B idle, beside B busy. */
+static void interference_text(FILE *out, const struct doc *d)
+{
+	static const char *const modes[] = { "sync", "async" }, *const roles[] = { NULL, "idle", "busy" };
+	static const char *const titles[] = { "alone", "B idle", "B busy" };
+	const struct options *o = &d->options;
+
+	fprintf(out,
+		"# cgocost interference: %s alone, beside %s idle, beside it busy (allocating %llu bytes per extraction); %u rounds interleaved, -n %llu -p %u\n",
+		o->nlibs ? o->libs[0] : "?", o->busy ? o->busy : "?", (unsigned long long)o->alloc_bytes, o->launches,
+		(unsigned long long)o->n, o->plugins);
+	report_machine_lines(out, d, &d->cells[0]);
+	if (d->cells[0].nlaunches)
+		report_libraries_text(out, "# ", &d->cells[0].launches[0]);
+	fprintf(out, "%-8s %-6s %-6s %12s %25s %8s %12s %12s %10s\n", "A", "mode", "effect", "ns/extr", "95% interval",
+		"±%", "cpu-ns/extr", "cold", "stalls");
+	for (int r = 0; r < 3; r++)
+		for (int m = 0; m < 2; m++) {
+			const struct cell_rec *cell = doc_find_beside(d, modes[m], roles[r]);
+			if (cell)
+				compare_row(out, cell, titles[r], modes[m]);
+		}
+	ratio_lines(out, d);
+}
+
 void report_compare_text(FILE *out, const struct doc *d)
 {
 	static const char *const libs[] = { "archive", "shared" }, *const modes[] = { "sync", "async" };
 	const struct options *o = &d->options;
-	const struct cell_rec *sync, *async;
-	char a[32], b[32], c[32];
+	const struct cell_rec *sync, *async, *cplugin;
 
 	if (d->ncells == 0)
 		return;
+	if (o->interference) {
+		interference_text(out, d);
+		return;
+	}
 	fprintf(out,
 		"# cgocost compare: archive/shared x sync/async, %u rounds interleaved, -n %llu -r %u -p %u, work %s\n",
 		o->launches, (unsigned long long)o->n, o->batches, o->plugins, work_name(o->work));
@@ -41,12 +81,10 @@ void report_compare_text(FILE *out, const struct doc *d)
 			if (cell)
 				compare_row(out, cell, libs[l], modes[m]);
 		}
-	fprintf(out, "ratios (per round, median and 95%% interval):\n");
-	for (size_t i = 0; i < d->nratios; i++) {
-		const stats_summary *st = &d->ratios[i].st.s;
-		fprintf(out, "  %-32s %8s  [%s, %s]\n", d->ratios[i].name, fmt_num(a, sizeof(a), st->median, "%.3f"),
-			fmt_num(b, sizeof(b), st->ci_lo, "%.3f"), fmt_num(c, sizeof(c), st->ci_hi, "%.3f"));
-	}
+	/* the no-Go baseline: the C plugin in bench-host */
+	if ((cplugin = doc_find_mode(d, "loaded", "sync", "extract")) != NULL)
+		compare_row(out, cplugin, "C", "sync");
+	ratio_lines(out, d);
 	for (int l = 0; l < 2; l++)
 		for (int m = 0; m < 2; m++) {
 			const struct cell_rec *cell = doc_find_mode(d, libs[l], modes[m], "extract");

@@ -13,6 +13,9 @@ void report_warnings(FILE *err, const struct doc *d)
 		size_t out = st->low_severe + st->low_mild + st->high_mild + st->high_severe;
 		size_t callers = l0 ? l0->ncallers : 0;
 		size_t workers = l0 && strcmp(l0->mode_in_effect, "sync") != 0 ? l0->async_workers : 0;
+		/* a --busy library's own thread spins beside the callers */
+		for (size_t k = 0; l0 && k < l0->nlibraries; k++)
+			callers += strcmp(l0->libraries[k].role, "busy") == 0;
 		char who[MODEL_NAME_MAX + 4] = "";
 
 		if (d->ncells > 1)

@@ -111,7 +111,14 @@ type Config struct {
 	// CorruptEvery makes every n-th work extraction return a wrong value:
 	// fault injection, so tests can prove the driver catches it.
 	CorruptEvery uint64 `json:"corrupt_every"`
+	// AllocBytes makes every work extraction allocate this many bytes on
+	// the Go heap, so that this runtime's GC runs: the "busy" library of
+	// cgocost's interference measurement (docs/plugins.md).
+	AllocBytes int64 `json:"alloc_bytes"`
 }
+
+// maxAllocBytes bounds AllocBytes: a gigabyte per extraction is absurd.
+const maxAllocBytes = int64(1 << 30)
 
 // maxExtraNs bounds the calibrated slowdown: one second per extraction is
 // already absurd for a benchmark.
@@ -147,6 +154,9 @@ func ParseConfig(s string) (Config, error) {
 	if c.ExtraNs < 0 || c.ExtraNs > maxExtraNs {
 		return Config{}, fmt.Errorf("cgocost mock: extra_ns %d out of range [0, %d]", c.ExtraNs, maxExtraNs)
 	}
+	if c.AllocBytes < 0 || c.AllocBytes > maxAllocBytes {
+		return Config{}, fmt.Errorf("cgocost mock: alloc_bytes %d out of range [0, %d]", c.AllocBytes, maxAllocBytes)
+	}
 	return c, nil
 }
 
@@ -174,6 +184,18 @@ var strValues = func() [16]string {
 // "cgocost-<hex digit>", the digit being (evtnum+lane) mod 16.
 func StrValue(evtnum, lane uint64) string {
 	return strValues[(evtnum+lane)&15]
+}
+
+// allocSink keeps Alloc's allocations reachable until the next one, so the
+// compiler cannot keep them off the heap.
+var allocSink []byte
+
+// Alloc allocates n bytes on the Go heap (nothing when n is 0). Small
+// enough to be inlined into Extract, like Spin.
+func Alloc(n int64) {
+	if n > 0 {
+		allocSink = make([]byte, n)
+	}
 }
 
 // Corrupt tells whether the calls-th work extraction must return a wrong

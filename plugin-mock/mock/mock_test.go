@@ -146,3 +146,20 @@ func TestCorruptEvery(t *testing.T) {
 		t.Fatal("the default configuration corrupts values")
 	}
 }
+
+func TestAllocBytesConfig(t *testing.T) {
+	c, err := ParseConfig(`{"alloc_bytes":4096}`)
+	if err != nil || c.AllocBytes != 4096 {
+		t.Fatalf("alloc_bytes: %+v, %v", c, err)
+	}
+	if _, err := ParseConfig(`{"alloc_bytes":-1}`); err == nil {
+		t.Fatal("a negative alloc_bytes was accepted")
+	}
+	before := testing.AllocsPerRun(10, func() { Alloc(4096) })
+	if before < 1 {
+		t.Fatalf("Alloc(4096) allocated %v objects per call, want at least 1", before)
+	}
+	if n := testing.AllocsPerRun(10, func() { Alloc(0) }); n != 0 {
+		t.Fatalf("Alloc(0) allocated %v objects per call", n)
+	}
+}

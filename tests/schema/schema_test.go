@@ -109,6 +109,8 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 	sch, sd := compiled(t)
 	dir := buildDir(t)
 	bench, shared := filepath.Join(dir, "bench"), filepath.Join(dir, "bench-shared")
+	host := filepath.Join(dir, "bench-host")
+	cmock, mock, mockB := filepath.Join(dir, "libcmock.so"), filepath.Join(dir, "libmock.so"), filepath.Join(dir, "libmock-b.so")
 	baseline := filepath.Join(t.TempDir(), "baseline.json")
 	type mode struct {
 		name string
@@ -135,6 +137,11 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"allocators", nil, fine, bench, []string{"-n", "20000", "--launches", "2", "--allocators", "glibc,jemalloc"}},
 		{"anatomy", nil, fine, bench, []string{"--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2"}},
 		{"bare and event", nil, fine, bench, []string{"-n", "4000", "--work", "bare", "--floors"}},
+		{"C plugin", nil, fine, host, []string{"--plugin", cmock, "-n", "20000", "--floors"}},
+		{"foreign field", nil, fine, host, []string{"--plugin", cmock, "--field", "mock.u64.3", "--field", "mock.tid", "-n", "2000"}},
+		{"two Go runtimes", nil, fine, host, []string{"--plugin", mock, "--plugin", mockB, "-n", "2000", "--launches", "2"}},
+		{"archive with a c-shared plugin", nil, fine, bench, []string{"--plugin", mock, "-n", "2000"}},
+		{"interference", nil, fine, host, []string{"--plugin", mock, "--busy", mockB, "--alloc-bytes", "1024", "--interference", "-n", "2000", "--launches", "1"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {

@@ -12,6 +12,27 @@
 #include "measure/extractor.h"
 #include "measure/sysinfo.h"
 
+/* The built-in mock, as the driver opens it, and one synthetic event. */
+static struct plugin_lib builtin;
+static struct event_set events;
+
+static int setup(void **state)
+{
+	char err[512];
+	(void)state;
+	if (library_open_builtin(&builtin, err, sizeof(err)) != 0)
+		return -1;
+	return event_set_synthetic(&events, 64, 999, err, sizeof(err));
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	event_set_free(&events);
+	library_close(&builtin);
+	return 0;
+}
+
 static void test_check_catches_wrong_values(void **state)
 {
 	struct extractor x;
@@ -69,10 +90,18 @@ static void test_str_values(void **state)
 static void test_config_format(void **state)
 {
 	char buf[256];
-	struct plugin_config c = { .async = 1, .work = WORK_U64, .extra_ns = 250 };
+	struct plugin_config c = { .lib = &builtin, .async = 1, .work = WORK_U64, .extra_ns = 250 };
+	struct plugin_lib foreign = { .cgocost_config = 0 };
 	(void)state;
 	assert_int_equal(plugin_config_format(&c, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "{\"async\":true,\"work\":\"u64\",\"extra_ns\":250}");
+	c.alloc_bytes = 4096;
+	assert_int_equal(plugin_config_format(&c, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "{\"async\":true,\"work\":\"u64\",\"extra_ns\":250,\"alloc_bytes\":4096}");
+	/* a plugin that does not read cgocost's configuration gets none */
+	c.lib = &foreign;
+	assert_int_equal(plugin_config_format(&c, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
 	c.raw = "async";
 	assert_int_equal(plugin_config_format(&c, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "async");
@@ -85,17 +114,21 @@ static void test_real_plugin_sync(void **state)
 	struct extractor x;
 	struct probe p1, p2;
 	char err[512];
-	struct plugin_config c = { .async = 0, .work = WORK_STR };
+	struct plugin_config c = {
+		.lib = &builtin, .async = 0, .work = WORK_STR, .events = &events, .evtsrc = "cgocost"
+	};
 	(void)state;
 
 	assert_int_equal(extractor_open(&x, &c, 3, err, sizeof(err)), 0);
+	assert_int_equal(x.probe_in.num_fields, PROBE_SLOTS);
 	assert_int_equal(extractor_probe(&x, &p1, err, sizeof(err)), 0);
+	assert_int_equal(p1.known, (1u << PROBE_SLOTS) - 1);
 	assert_int_equal(p1.tid, (uint64_t)thread_id());
 	assert_int_equal(p1.async_configured, 0);
 	for (uint64_t e = 0; e < 100; e++)
 		assert_int_equal(extractor_extract(&x, e), EXTRACT_OK);
 	assert_int_equal(extractor_probe(&x, &p2, err, sizeof(err)), 0);
-	assert_int_equal(p2.calls - p1.calls, 100 * 3 + PROBE_FIELDS);
+	assert_int_equal(p2.calls - p1.calls, 100 * 3 + PROBE_SLOTS);
 	extractor_close(&x);
 }
 
@@ -109,7 +142,9 @@ static void test_work_kinds_touch_what_they_say(void **state)
 	(void)state;
 
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		struct plugin_config c = { .async = 0, .work = kinds[k] };
+		struct plugin_config c = {
+			.lib = &builtin, .async = 0, .work = kinds[k], .events = &events, .evtsrc = "cgocost"
+		};
 		struct extractor x;
 		struct probe p1, p2;
 
@@ -123,7 +158,7 @@ static void test_work_kinds_touch_what_they_say(void **state)
 		else
 			assert_int_equal(x.evt.evtnum, 49);
 		assert_int_equal(extractor_probe(&x, &p2, err, sizeof(err)), 0);
-		assert_int_equal(p2.calls - p1.calls, 50 * 2 + PROBE_FIELDS);
+		assert_int_equal(p2.calls - p1.calls, 50 * 2 + PROBE_SLOTS);
 		extractor_close(&x);
 	}
 }
@@ -132,7 +167,7 @@ static void test_bad_config_fails_with_message(void **state)
 {
 	struct extractor x;
 	char err[512] = "";
-	struct plugin_config c = { .raw = "{\"work\":\"nope\"}" };
+	struct plugin_config c = { .lib = &builtin, .raw = "{\"work\":\"nope\"}", .events = &events };
 	(void)state;
 	assert_int_equal(extractor_open(&x, &c, 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "plugin_init"));
@@ -145,10 +180,10 @@ static void test_field_list_matches_mirror(void **state)
 {
 	json_error_t jerr;
 	json_t *list;
-	char name[FIELD_NAME_MAX];
+	char name[32];
 	(void)state;
 
-	list = json_loads(plugin_get_fields(), 0, &jerr);
+	list = json_loads(builtin.syms.get_fields(), 0, &jerr);
 	assert_non_null(list);
 	assert_true(json_is_array(list));
 	assert_int_equal(json_array_size(list), MOCK_NUM_FIELDS);
@@ -179,5 +214,5 @@ int main(void)
 		cmocka_unit_test(test_bad_config_fails_with_message),
 		cmocka_unit_test(test_field_list_matches_mirror),
 	};
-	return cmocka_run_group_tests_name("extractor", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("extractor", tests, setup, teardown);
 }

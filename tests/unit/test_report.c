@@ -84,8 +84,11 @@ static void test_series_split_keeps_total(void **state)
 
 static void test_async_reason(void **state)
 {
-	struct probe p = { .gomaxprocs = 1, .async_configured = 1 };
+	struct probe p = { .known = (1u << PROBE_SLOTS) - 1, .gomaxprocs = 1, .async_configured = 1 };
+	struct probe silent = { .known = 1u << PROBE_TID };
 	(void)state;
+	/* a plugin that reports neither: no reason is made up */
+	assert_non_null(strstr(async_not_in_effect_reason(&silent), "reason unknown"));
 	assert_non_null(strstr(async_not_in_effect_reason(&p), "GOMAXPROCS < 2"));
 	p.gomaxprocs = 2;
 	p.async_configured = 0;

@@ -97,19 +97,31 @@ func checkCompareJSON(t *testing.T, exe, ver string) {
 	var doc struct {
 		Cells []struct {
 			Name      string `json:"name"`
+			Lib       string `json:"lib"`
 			GoVersion string `json:"go_version"`
 		} `json:"cells"`
 	}
 	if err := json.Unmarshal(out, &doc); err != nil {
 		t.Fatalf("%s --compare --format json printed no JSON: %v", exe, err)
 	}
-	if len(doc.Cells) != 4 {
-		t.Errorf("%s --compare: %d cells, want 4", exe, len(doc.Cells))
-	}
+	// the four Go cells, and the C plugin's (bench-host with libcmock.so,
+	// the no-Go baseline) when it is built next to exe
+	goCells, cCells := 0, 0
 	for _, c := range doc.Cells {
+		if c.Lib == "loaded" {
+			cCells++
+			if c.GoVersion != "none" {
+				t.Errorf("%s --compare: C plugin cell %s go_version %q, want none", exe, c.Name, c.GoVersion)
+			}
+			continue
+		}
+		goCells++
 		if c.GoVersion != ver {
 			t.Errorf("%s --compare: cell %s go_version %q, want %s", exe, c.Name, c.GoVersion, ver)
 		}
+	}
+	if goCells != 4 || cCells > 1 {
+		t.Errorf("%s --compare: %d Go cells and %d C plugin cells, want 4 and at most 1", exe, goCells, cCells)
 	}
 }
 

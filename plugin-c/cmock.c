@@ -1,0 +1,275 @@
+/* plugin-c/cmock.c — the C plugin: cgocost's mock extractor written in C11
+ * against the same plugin_api.h, with no Go. It is the no-Go baseline of
+ * "what does writing this plugin in Go cost?" (docs/plugins.md).
+ *
+ * It declares the mock's work fields with the same names and values
+ * (mock.noop.N, mock.u64.N, mock.str.N; c/measure/plugin_fields.h is the one
+ * definition of the values) and the probe fields that make sense without
+ * Go: mock.calls, mock.tid and mock.cpu. It reads the mock's JSON
+ * configuration; it has no async mode, so "async":true fails plugin_init.
+ * Two keys exist for tests: corrupt_every (every n-th work value is wrong)
+ * and crash_after (abort() after n work extractions). */
+#include <jansson.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <plugin_api.h>
+
+#include "measure/plugin_fields.h"
+
+enum { C_TID = 0, C_CPU, C_CALLS, C_WORK_BASE };
+#define C_LANES	     MOCK_MAX_LANES
+#define C_NUM_FIELDS (C_WORK_BASE + MOCK_NUM_KINDS * C_LANES)
+#define C_MAX_REQ    (C_NUM_FIELDS + 16)
+
+struct cmock {
+	char err[256];
+	uint64_t calls;
+	uint64_t extra_ns, alloc_bytes, corrupt_every, crash_after, work_calls;
+	uint64_t u64[C_MAX_REQ];
+	const char *str[C_MAX_REQ];
+};
+
+static char *fields_json;
+
+const char *plugin_get_required_api_version(void)
+{
+	return PLUGIN_API_VERSION_STR;
+}
+
+const char *plugin_get_name(void)
+{
+	return "cgocost-cmock";
+}
+
+const char *plugin_get_description(void)
+{
+	return "cgocost mock extractor in C: the no-Go baseline";
+}
+
+const char *plugin_get_contact(void)
+{
+	return "cgocost";
+}
+
+const char *plugin_get_version(void)
+{
+	return "0.1.0";
+}
+
+uint32_t plugin_get_id(void)
+{
+	return 998;
+}
+
+const char *plugin_get_extract_event_sources(void)
+{
+	return "[\"cgocost\"]";
+}
+
+uint16_t *plugin_get_extract_event_types(uint32_t *numtypes, ss_plugin_t *s)
+{
+	static uint16_t types[] = { 322 };
+	(void)s;
+	*numtypes = 1;
+	return types;
+}
+
+static const char *const probe_names[C_WORK_BASE] = { "mock.tid", "mock.cpu", "mock.calls" };
+
+/* Built once, at load: the list never changes. */
+__attribute__((constructor)) static void fields_build(void)
+{
+	size_t cap = (size_t)C_NUM_FIELDS * 96 + 64, used = 0;
+	char *b = malloc(cap);
+
+	if (b == NULL)
+		return;
+	used += (size_t)snprintf(b + used, cap - used, "[");
+	for (int id = 0; id < C_NUM_FIELDS; id++) {
+		char name[32];
+		int str = 0;
+		if (id < C_WORK_BASE) {
+			snprintf(name, sizeof(name), "%s", probe_names[id]);
+		} else {
+			int kind = (id - C_WORK_BASE) % MOCK_NUM_KINDS;
+			snprintf(name, sizeof(name), "mock.%s.%d", work_name((enum work)kind),
+				 (id - C_WORK_BASE) / MOCK_NUM_KINDS);
+			str = kind == WORK_STR;
+		}
+		used += (size_t)snprintf(b + used, cap - used,
+					 "%s{\"name\":\"%s\",\"type\":\"%s\",\"desc\":\"cgocost C mock field\"}",
+					 id ? "," : "", name, str ? "string" : "uint64");
+	}
+	snprintf(b + used, cap - used, "]");
+	fields_json = b;
+}
+
+const char *plugin_get_fields(void)
+{
+	return fields_json;
+}
+
+static int config_read(struct cmock *m, const char *config)
+{
+	json_error_t jerr;
+	json_t *c, *v;
+	const char *key;
+
+	if (config == NULL || config[0] == '\0')
+		return 0;
+	if ((c = json_loads(config, 0, &jerr)) == NULL || !json_is_object(c)) {
+		snprintf(m->err, sizeof(m->err), "cgocost C mock: bad config %s: not a JSON object", config);
+		json_decref(c);
+		return -1;
+	}
+	json_object_foreach (c, key, v) {
+		uint64_t *slot = strcmp(key, "extra_ns") == 0	     ? &m->extra_ns
+				 : strcmp(key, "alloc_bytes") == 0   ? &m->alloc_bytes
+				 : strcmp(key, "corrupt_every") == 0 ? &m->corrupt_every
+				 : strcmp(key, "crash_after") == 0   ? &m->crash_after
+								     : NULL;
+		if (strcmp(key, "async") == 0 && json_is_boolean(v)) {
+			if (json_is_true(v)) {
+				snprintf(m->err, sizeof(m->err), "cgocost C mock: no async mode in C");
+				json_decref(c);
+				return -1;
+			}
+		} else if (strcmp(key, "work") == 0 && json_is_string(v)) {
+			/* every work kind is declared; the request names the fields */
+		} else if (slot && json_is_integer(v) && json_integer_value(v) >= 0) {
+			*slot = (uint64_t)json_integer_value(v);
+		} else {
+			snprintf(m->err, sizeof(m->err), "cgocost C mock: bad config key %s", key);
+			json_decref(c);
+			return -1;
+		}
+	}
+	json_decref(c);
+	return 0;
+}
+
+ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc)
+{
+	struct cmock *m = calloc(1, sizeof(*m));
+
+	*rc = SS_PLUGIN_FAILURE;
+	if (m == NULL)
+		return NULL;
+	if (config_read(m, in ? in->config : NULL) != 0)
+		return (ss_plugin_t *)m; /* the host reads the error, never destroys it */
+	*rc = SS_PLUGIN_SUCCESS;
+	return (ss_plugin_t *)m;
+}
+
+void plugin_destroy(ss_plugin_t *s)
+{
+	free(s);
+}
+
+const char *plugin_get_last_error(ss_plugin_t *s)
+{
+	return s ? ((struct cmock *)s)->err : "cgocost C mock: no instance";
+}
+
+static uint64_t now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* The optional work of a work field: a busy loop, an allocation. */
+static void extra_work(struct cmock *m)
+{
+	if (m->extra_ns) {
+		uint64_t until = now() + m->extra_ns;
+		while (now() < until)
+			;
+	}
+	if (m->alloc_bytes) {
+		volatile char *p = malloc(m->alloc_bytes);
+		if (p)
+			p[0] = 1;
+		free((void *)p);
+	}
+}
+
+/* One work field; like the Go mock, bare touches neither the event nor a
+ * result, every other kind reads the event number. */
+static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, const ss_plugin_event_input *evt)
+{
+	uint32_t id = f->field_id, kind = (id - C_WORK_BASE) % MOCK_NUM_KINDS,
+		 lane = (id - C_WORK_BASE) / MOCK_NUM_KINDS;
+	uint64_t evtnum;
+
+	m->work_calls++;
+	if (m->crash_after && m->work_calls > m->crash_after)
+		abort();
+	extra_work(m);
+	if (kind == WORK_BARE)
+		return 0;
+	evtnum = evt->evtnum;
+	if (m->corrupt_every && m->work_calls % m->corrupt_every == 0)
+		evtnum++;
+	switch (kind) {
+	case WORK_NOOP:
+	case WORK_EVENT:
+		f->res_len = 0;
+		break;
+	case WORK_U64:
+		m->u64[i] = mock_u64_value(evtnum, lane);
+		f->res.u64 = &m->u64[i];
+		f->res_len = 1;
+		break;
+	default:
+		m->str[i] = mock_str_value(evtnum, lane);
+		f->res.str = &m->str[i];
+		f->res_len = 1;
+		break;
+	}
+	return 0;
+}
+
+ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
+				   const ss_plugin_field_extract_input *in)
+{
+	struct cmock *m = (struct cmock *)s;
+
+	if (in->num_fields > C_MAX_REQ) {
+		snprintf(m->err, sizeof(m->err), "cgocost C mock: %u fields in one call, at most %d", in->num_fields,
+			 C_MAX_REQ);
+		return SS_PLUGIN_FAILURE;
+	}
+	for (uint32_t i = 0; i < in->num_fields; i++) {
+		ss_plugin_extract_field *f = &in->fields[i];
+		m->calls++;
+		switch (f->field_id) {
+		case C_TID:
+			m->u64[i] = (uint64_t)syscall(SYS_gettid);
+			break;
+		case C_CPU:
+			m->u64[i] = (uint64_t)sched_getcpu();
+			break;
+		case C_CALLS:
+			m->u64[i] = m->calls;
+			break;
+		default:
+			if (f->field_id >= C_NUM_FIELDS) {
+				snprintf(m->err, sizeof(m->err), "cgocost C mock: unknown field id %u", f->field_id);
+				return SS_PLUGIN_FAILURE;
+			}
+			work_field(m, f, i, evt);
+			continue;
+		}
+		f->res.u64 = &m->u64[i];
+		f->res_len = 1;
+	}
+	return SS_PLUGIN_SUCCESS;
+}
