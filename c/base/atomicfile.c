@@ -133,6 +133,33 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	return 0;
 }
 
+/* NULL for what read_whole_file reads: a regular file, or an anonymous pipe
+ * someone already writes to (a shell's <(cmd) or a pipe on stdin, seen as
+ * "pipe:[N]" in /proc/self/fd). Anything else is refused, said how: a named
+ * FIFO would block until a writer comes, a device may never end. */
+static const char *input_kind(int fd, const struct stat *st)
+{
+	char link[64], target[64];
+	ssize_t n;
+
+	if (S_ISREG(st->st_mode))
+		return NULL;
+	if (S_ISFIFO(st->st_mode)) {
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof target - 1);
+		if (n > 0 && strncmp(target, "pipe:", 5) == 0)
+			return NULL;
+		return "not a regular file (a named FIFO)";
+	}
+	if (S_ISDIR(st->st_mode))
+		return "not a regular file (a directory)";
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		return "not a regular file (a device)";
+	if (S_ISSOCK(st->st_mode))
+		return "not a regular file (a socket)";
+	return "not a regular file";
+}
+
 int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen)
 {
 	*data = NULL;
@@ -142,12 +169,26 @@ int read_whole_file(const char *path, char **data, size_t *len, size_t max, char
 	char too_large[64];
 	snprintf(too_large, sizeof too_large, "larger than %zu bytes", max);
 
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO nobody writes to must not hang */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return fail(err, errlen, path, "cannot open", errno);
 	struct stat st;
 	size_t cap = 4096;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return fail(err, errlen, path, "cannot open", e);
+	}
+	const char *kind = input_kind(fd, &st);
+	if (kind) {
+		close(fd);
+		if (err && errlen > 0)
+			snprintf(err, errlen, "%s: %s", path, kind);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode)) {
 		if ((unsigned long long)st.st_size > max) {
 			close(fd);
 			return fail(err, errlen, path, too_large, EFBIG);
@@ -155,6 +196,7 @@ int read_whole_file(const char *path, char **data, size_t *len, size_t max, char
 		if ((size_t)st.st_size >= cap)
 			cap = (size_t)st.st_size + 1; /* one read, room for the NUL */
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 
 	char *buf = NULL;
 	size_t n = 0;
