@@ -46,7 +46,7 @@ DRIVER_SRCS := $(filter-out c/cli/main.c,$(foreach l,$(C_LAYERS),$(wildcard c/$(
 DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
-C_FILES := $(foreach l,$(C_LAYERS) preload,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch])
+C_FILES := $(foreach l,$(C_LAYERS) preload,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch]) $(wildcard tests/fuzz/*.c)
 
 PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
