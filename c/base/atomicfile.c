@@ -1,6 +1,8 @@
 /* atomicfile.c - temporary file, fsync, rename, directory fsync. */
 #include "base/atomicfile.h"
 
+#include "base/interrupt.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -102,6 +104,7 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 		free(dir);
 		return fail(err, errlen, path, "cannot create temporary file", e);
 	}
+	interrupt_tempfile(tmp); /* removed if a signal ends the process now */
 	const char *what = NULL;
 	if (fchmod(fd, new_file_mode(path)) != 0)
 		what = "cannot set mode of temporary file";
@@ -120,10 +123,12 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	}
 	if (what) {
 		unlink(tmp);
+		interrupt_tempfile(NULL);
 		free(tmp);
 		free(dir);
 		return fail(err, errlen, path, what, e);
 	}
+	interrupt_tempfile(NULL);
 	free(tmp);
 	int rc = sync_dir(dir);
 	e = errno;
@@ -131,6 +136,55 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	if (rc != 0)
 		return fail(err, errlen, path, "written, but cannot sync its directory", e);
 	return 0;
+}
+
+int atomic_write_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char *dir;
+	const char *base;
+
+	if (!path || !*path) {
+		snprintf(err, errlen, "an empty file name");
+		errno = EINVAL;
+		return -1;
+	}
+	if (split_path(path, &dir, &base) != 0)
+		return fail(err, errlen, path, "cannot write", ENOMEM);
+	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		free(dir);
+		snprintf(err, errlen, "%s: is a directory, not a file", path);
+		errno = EISDIR;
+		return -1;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		int e = stat(dir, &st) != 0 ? errno : ENOTDIR;
+		snprintf(err, errlen, "%s: its directory %s: %s", path, dir, strerror(e));
+		free(dir);
+		errno = e;
+		return -1;
+	}
+	/* what the save will do first: a temporary file beside the target
+	 * (permissions, a read-only filesystem, root or not) */
+	size_t tlen = strlen(dir) + strlen(base) + 10;
+	char *tmp = malloc(tlen);
+	if (!tmp) {
+		free(dir);
+		return fail(err, errlen, path, "cannot write", ENOMEM);
+	}
+	snprintf(tmp, tlen, "%s/.%s.XXXXXX", dir, base);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	int e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	} else {
+		snprintf(err, errlen, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
+	}
+	free(tmp);
+	free(dir);
+	errno = e;
+	return fd >= 0 ? 0 : -1;
 }
 
 /* NULL for what read_whole_file reads: a regular file, or an anonymous pipe

@@ -16,6 +16,12 @@
  * so). Not thread-safe when path did not exist (it reads the umask). */
 int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
+/* Whether atomic_write_file(path) can work, checked before there is
+ * anything to write: a non-empty name, not a directory, in an existing
+ * directory where a file can be created (a temporary one is made and
+ * removed). 0, or -1 with errno and a one-line message naming path. */
+int atomic_write_check(const char *path, char *err, size_t errlen);
+
 /* Reads the whole file at path into a malloc'd buffer with a NUL appended
  * (not counted in *len); the caller frees *data. Refuses a file larger than
  * max bytes (errno EFBIG), and anything that is neither a regular file nor an
