@@ -16,5 +16,7 @@ enum exit_status {
 	 * launch or reports 3; no user ever sees 4. */
 	EXIT_STALLED = 4,
 };
+/* A driver interrupted by SIGINT, SIGTERM or SIGHUP exits 128 + the signal
+ * number (base/interrupt.h). */
 
 #endif
