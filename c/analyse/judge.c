@@ -138,7 +138,8 @@ int judge_files(const char *base, const char *cur, double threshold, uint64_t se
 		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	format_change(line, sizeof(line), &ch);
+	if (format_change(line, sizeof(line), &ch) < 0)
+		snprintf(line, sizeof(line), "change: n/a");
 	fprintf(out, "%s %s\n", line, verdict_sentence(ch.verdict));
 	rc = ch.verdict == VERDICT_REGRESSED ? EXIT_REGRESSION : EXIT_OK;
 out:

@@ -243,9 +243,18 @@ static void put_pct(char *s, size_t cap, double frac, int sign)
 		return;
 	}
 	double pct = frac * 100.0;
+	if (!isfinite(pct)) { /* a finite change beyond DBL_MAX / 100 */
+		snprintf(s, cap, "n/a");
+		return;
+	}
 	if (fabs(pct) < 0.005)
 		pct = 0.0;
-	snprintf(s, cap, sign ? "%+.2f%%" : "%.2f%%", pct);
+	/* a change of a million percent or more (samples of 1e-200 against
+	 * 1, say) in exponent form: %.2f of it would print hundreds of digits */
+	if (fabs(pct) >= 1e6)
+		snprintf(s, cap, sign ? "%+.2e%%" : "%.2e%%", pct);
+	else
+		snprintf(s, cap, sign ? "%+.2f%%" : "%.2f%%", pct);
 }
 
 /* Digits for p and alpha: 2, or as many as alpha needs (0.001 -> 3), max 6. */

@@ -83,7 +83,8 @@ int verdict_parse(const char *name, verdict_t *v);
  * ">", p and alpha with two decimals (more if alpha needs them, e.g. 0.001);
  * a NAN or infinite value prints as "n/a". No newline. Returns the length
  * written, or -1 if c or buf is NULL or the line does not fit in len bytes
- * (80 bytes suffice while every |change| is below 1e6%, i.e. 10000x). */
+ * (80 bytes always suffice: a |change| of 1e6% or more prints in exponent
+ * form, "+1.11e+163%"). */
 int format_change(char *buf, size_t len, const change_estimate *c);
 
 #endif

@@ -1,6 +1,7 @@
 /* Unit tests of c/compare.c: the two-gate verdict on synthetic sample sets
  * with known answers, reproducible intervals, the report line. No timing. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -407,6 +408,15 @@ static void test_format(void **state)
 	check_line(NAN, 0.205, NAN, NAN, 0.05, "change: [n/a +20.50% n/a] (p = n/a > 0.05)");
 	check_line(0.1, 0.2, INFINITY, 0.0004, 0.001, "change: [10.00% +20.00% n/a] (p = 0.000 < 0.001)");
 	check_line(1.5, 2.0, 2.5, 0.0, 0.01, "change: [150.00% +200.00% 250.00%] (p = 0.00 < 0.01)");
+	/* found by make fuzz: samples of 1e-213 against 1 made a change of
+	 * 1e163%, whose %.2f did not fit any line */
+	check_line(1.11111e161, 3.33333e161, 2e213, 0.333, 0.05,
+		   "change: [1.11e+163% +3.33e+163% 2.00e+215%] (p = 0.33 > 0.05)");
+	check_line(-0.5, 9999.99, 10000.0, 0.0, 0.05, "change: [-50.00% +999999.00% 1.00e+06%] (p = 0.00 < 0.05)");
+	change_estimate worst = { -1e300, 1e300, DBL_MAX, 0.5, 0.05, 0.05, 0, COMPARE_RESAMPLES, VERDICT_NO_CHANGE };
+	char line80[80];
+	assert_int_equal(format_change(line80, sizeof line80, &worst), 55);
+	assert_string_equal(line80, "change: [-1.00e+302% +1.00e+302% n/a] (p = 0.50 > 0.05)");
 
 	change_estimate c = { -0.0337, -0.0334, -0.0332, 0.001, 0.05, 0.05, 0, COMPARE_RESAMPLES, VERDICT_IMPROVED };
 	char small[48]; /* the line needs 49 bytes with its NUL */
