@@ -223,31 +223,49 @@ static int analyse(const struct options *o, struct doc *d, struct doc *base)
 	return EXIT_OK;
 }
 
-static void report(const struct options *o, const struct doc *d)
+static void write_report(FILE *out, const struct options *o, const struct doc *d)
 {
 	switch (o->format) {
 	case FORMAT_JSON:
-		report_json(stdout, d, 0);
+		report_json(out, d, 0);
 		break;
 	case FORMAT_GOBENCH:
-		report_gobench(stdout, d);
+		report_gobench(out, d);
 		break;
 	case FORMAT_TEXT:
 		if (in_process(o)) {
 			for (size_t i = 0; i < d->ncells; i++)
-				report_run_text(stdout, d, &d->cells[i]);
+				report_run_text(out, d, &d->cells[i]);
 			for (size_t i = 0; i < d->ncells; i++)
-				report_cell_summary(stdout, d, &d->cells[i], 1);
-			report_ratios_text(stdout, d);
+				report_cell_summary(out, d, &d->cells[i], 1);
+			report_ratios_text(out, d);
 		} else if (o->compare) {
-			report_compare_text(stdout, d);
+			report_compare_text(out, d);
 		} else if (o->nallocators) {
-			report_allocators_text(stdout, d);
+			report_allocators_text(out, d);
 		} else {
-			report_launches_text(stdout, d);
+			report_launches_text(out, d);
 		}
-		report_comparison_text(stdout, d);
+		report_comparison_text(out, d);
 		break;
+	}
+}
+
+/* The report is composed in memory and written to stdout in one piece, so
+ * that a failed write is seen with its reason (output_close says it). */
+static void report(const struct options *o, const struct doc *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (mem == NULL) {
+		write_report(stdout, o, d);
+	} else {
+		write_report(mem, o, d);
+		if (fclose(mem) == 0)
+			output_write(stdout, text, len);
+		free(text);
 	}
 	output_flush(stdout);
 	report_warnings(stderr, d);

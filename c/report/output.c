@@ -23,6 +23,16 @@ int output_flush(FILE *out)
 	return -1;
 }
 
+int output_write(FILE *out, const char *text, size_t len)
+{
+	errno = 0;
+	if (fwrite(text, 1, len, out) == len)
+		return output_flush(out);
+	if (first_errno == 0)
+		first_errno = errno;
+	return -1;
+}
+
 int output_close(FILE *out, char *err, size_t errlen)
 {
 	int failed, e;

@@ -14,6 +14,9 @@ int output_open(int fd);
 /* Flushes out; 0, or -1 (the reason kept for output_close). */
 int output_flush(FILE *out);
 
+/* Writes text[0..len) to out and flushes; 0, or -1 (the reason kept). */
+int output_write(FILE *out, const char *text, size_t len);
+
 /* Flushes and closes out: 0 if everything written to it arrived, else -1
  * with the reason (strerror) in err. */
 int output_close(FILE *out, char *err, size_t errlen);
