@@ -51,7 +51,7 @@ DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
 BUILTIN_MOCK_OBJ := $(BUILD)/obj/measure/builtin_mock.o
 BUILTIN_NONE_OBJ := $(BUILD)/obj/measure/builtin_none.o
-C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch]) $(wildcard plugin-c/*.[ch])
+C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch]) $(wildcard plugin-c/*.[ch]) $(wildcard tests/fuzz/*.c)
 
 # The executables and libraries every test and measurement needs.
 PLUGIN_LIBS := $(BUILD)/libcmock.so $(BUILD)/libmock-b.so

@@ -3,11 +3,12 @@
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka)
 CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 $(BUILD)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(DRIVER_HDRS) $(BUILD)/libmock.a
 	@mkdir -p $(BUILD)/tests
-	$(COMPILE) -Itests/unit -o $@ $< $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.a $(LDLIBS) $(CMOCKA_LIBS)
+	$(COMPILE) $(CMOCKA_CFLAGS) -Itests/unit -o $@ $< $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.a $(LDLIBS) $(CMOCKA_LIBS)
 
 test-unit: $(UNIT_BINS) ## the cmocka unit tests
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

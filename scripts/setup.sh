@@ -4,8 +4,11 @@
 # the Go modules pinned in go.mod/go.sum through the module proxy.
 set -eu
 
+# clang-14 with its sanitizer runtimes (libclang-rt-14-dev) and libFuzzer
+# (libfuzzer-14-dev) build the fuzz targets (make fuzz).
 PKGS="gcc make pkg-config jq clang-format libcmocka-dev libjansson-dev libmongocrypt-dev \
-golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0"
+golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 \
+clang-14 libclang-rt-14-dev libfuzzer-14-dev"
 
 missing=""
 for p in $PKGS; do

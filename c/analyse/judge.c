@@ -10,78 +10,136 @@
 #include "base/status.h"
 #include "stats/change.h"
 
-#define JUDGE_MAX_BYTES (16u << 20)
+#define JUDGE_MAX_BYTES (64u << 20)
 
-/* Reads one positive number per line; blank lines and '#' comments skipped. */
-static double *read_samples(const char *path, size_t *n, char *err, size_t errlen)
+/* A decimal number as people write one: digits with an optional fraction and
+ * exponent ("12", "1.5", ".5", "2e3"). No sign, no hex (0x10), no inf or
+ * nan: what strtod would also take is refused, as -n 0x10 is. */
+static int decimal(const char *s, const char *end)
 {
-	char *data, *line, *save = NULL;
-	size_t len, cap = 64, k = 0, lineno = 0;
-	double *x = malloc(cap * sizeof(double));
+	int digits = 0;
 
-	*n = 0;
-	if (x == NULL || read_whole_file(path, &data, &len, JUDGE_MAX_BYTES, err, errlen) != 0) {
-		free(x);
-		return NULL;
+	while (s < end && *s >= '0' && *s <= '9')
+		s++, digits++;
+	if (s < end && *s == '.')
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+			digits++;
+	if (digits == 0)
+		return 0;
+	if (s < end && (*s == 'e' || *s == 'E')) {
+		s++;
+		if (s < end && (*s == '+' || *s == '-'))
+			s++;
+		if (s == end || *s < '0' || *s > '9')
+			return 0;
+		while (s < end && *s >= '0' && *s <= '9')
+			s++;
 	}
-	for (line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *end;
+	return s == end;
+}
+
+static int push(double **x, size_t *n, size_t *cap, double v)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 64;
+		double *y = realloc(*x, ncap * sizeof(double));
+		if (y == NULL)
+			return -1;
+		*x = y;
+		*cap = ncap;
+	}
+	(*x)[(*n)++] = v;
+	return 0;
+}
+
+int judge_parse(const char *text, size_t len, const char *name, double **out, size_t *nout, char *err, size_t errlen)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0, cap = 0, lineno = 0;
+	double *x = NULL;
+
+	*out = NULL;
+	*nout = 0;
+	if (memchr(text, '\0', len) != NULL) {
+		snprintf(err, errlen, "%s: holds a NUL byte: not a text file of numbers", name);
+		return -1;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end, *s = p, *e = eol;
+		char num[64], *stop;
 		double v;
+
+		p = nl ? nl + 1 : end;
 		lineno++;
-		while (*line == ' ' || *line == '\t')
-			line++;
-		if (*line == '\0' || *line == '#')
+		while (s < e && (*s == ' ' || *s == '\t'))
+			s++;
+		while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if (s == e || *s == '#')
 			continue;
+		if (!decimal(s, e) || (size_t)(e - s) >= sizeof(num)) {
+			snprintf(err, errlen, "%s: line %zu is not a positive decimal number: '%.*s'", name, lineno,
+				 (int)(e - s < 40 ? e - s : 40), s);
+			goto bad;
+		}
+		memcpy(num, s, (size_t)(e - s));
+		num[e - s] = '\0';
 		errno = 0;
-		v = strtod(line, &end);
-		while (*end == ' ' || *end == '\t' || *end == '\r')
-			end++;
-		if (errno || end == line || *end != '\0' || !isfinite(v) || v <= 0) {
-			snprintf(err, errlen, "%s: line %zu is not a positive number: '%.40s'", path, lineno, line);
-			free(data);
-			free(x);
-			return NULL;
+		v = strtod(num, &stop);
+		if (*stop != '\0' || !isfinite(v) || v <= 0) {
+			snprintf(err, errlen, "%s: line %zu is not a positive finite number: '%s'", name, lineno, num);
+			goto bad;
 		}
-		if (k == cap) {
-			double *y = realloc(x, 2 * cap * sizeof(double));
-			if (y == NULL) {
-				free(data);
-				free(x);
-				snprintf(err, errlen, "out of memory");
-				return NULL;
-			}
-			x = y;
-			cap *= 2;
+		if (push(&x, &n, &cap, v) != 0) {
+			snprintf(err, errlen, "out of memory");
+			goto bad;
 		}
-		x[k++] = v;
 	}
+	if (n < COMPARE_MIN_SAMPLES) {
+		snprintf(err, errlen, "%s: %zu %s, a verdict needs at least %d", name, n, n == 1 ? "sample" : "samples",
+			 COMPARE_MIN_SAMPLES);
+		goto bad;
+	}
+	*out = x;
+	*nout = n;
+	return 0;
+bad:
+	free(x);
+	return -1;
+}
+
+static int read_samples(const char *path, double **x, size_t *n, char *err, size_t errlen)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	if (read_whole_file(path, &data, &len, JUDGE_MAX_BYTES, err, errlen) != 0)
+		return -1;
+	rc = judge_parse(data, len, path, x, n, err, errlen);
 	free(data);
-	*n = k;
-	return x;
+	return rc;
 }
 
 int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, FILE *out, const char *prog)
 {
 	char err[512], line[128];
-	size_t nb, nc;
-	double *xb = read_samples(base, &nb, err, sizeof(err)), *xc = NULL;
+	size_t nb = 0, nc = 0;
+	double *xb = NULL, *xc = NULL;
 	change_estimate ch;
 	int rc = EXIT_BAD_INPUT;
 
-	if (xb == NULL) {
-		fprintf(stderr, "%s: --judge: %s\n", prog, err);
-		return EXIT_BAD_INPUT;
-	}
-	xc = read_samples(cur, &nc, err, sizeof(err));
-	if (xc == NULL) {
-		fprintf(stderr, "%s: --judge: %s\n", prog, err);
+	if (read_samples(base, &xb, &nb, err, sizeof(err)) != 0 || read_samples(cur, &xc, &nc, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --judge: %s (see %s --help)\n", prog, err, prog);
 		goto out;
 	}
 	if (compare_change(xb, nb, xc, nc, threshold, VERDICT_ALPHA, seed, &ch) != 0) {
 		fprintf(stderr, "%s: --judge: cannot compare %s and %s\n", prog, base, cur);
+		rc = EXIT_RUN_FAILED;
 		goto out;
 	}
-	format_change(line, sizeof(line), &ch);
+	if (format_change(line, sizeof(line), &ch) < 0)
+		snprintf(line, sizeof(line), "change: n/a");
 	fprintf(out, "%s %s\n", line, verdict_sentence(ch.verdict));
 	rc = ch.verdict == VERDICT_REGRESSED ? EXIT_REGRESSION : EXIT_OK;
 out:

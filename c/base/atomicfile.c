@@ -1,6 +1,8 @@
 /* atomicfile.c - temporary file, fsync, rename, directory fsync. */
 #include "base/atomicfile.h"
 
+#include "base/interrupt.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -102,6 +104,7 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 		free(dir);
 		return fail(err, errlen, path, "cannot create temporary file", e);
 	}
+	interrupt_tempfile(tmp); /* removed if a signal ends the process now */
 	const char *what = NULL;
 	if (fchmod(fd, new_file_mode(path)) != 0)
 		what = "cannot set mode of temporary file";
@@ -120,10 +123,12 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	}
 	if (what) {
 		unlink(tmp);
+		interrupt_tempfile(NULL);
 		free(tmp);
 		free(dir);
 		return fail(err, errlen, path, what, e);
 	}
+	interrupt_tempfile(NULL);
 	free(tmp);
 	int rc = sync_dir(dir);
 	e = errno;
@@ -131,6 +136,82 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	if (rc != 0)
 		return fail(err, errlen, path, "written, but cannot sync its directory", e);
 	return 0;
+}
+
+int atomic_write_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	char *dir;
+	const char *base;
+
+	if (!path || !*path) {
+		snprintf(err, errlen, "an empty file name");
+		errno = EINVAL;
+		return -1;
+	}
+	if (split_path(path, &dir, &base) != 0)
+		return fail(err, errlen, path, "cannot write", ENOMEM);
+	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		free(dir);
+		snprintf(err, errlen, "%s: is a directory, not a file", path);
+		errno = EISDIR;
+		return -1;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		int e = stat(dir, &st) != 0 ? errno : ENOTDIR;
+		snprintf(err, errlen, "%s: its directory %s: %s", path, dir, strerror(e));
+		free(dir);
+		errno = e;
+		return -1;
+	}
+	/* what the save will do first: a temporary file beside the target
+	 * (permissions, a read-only filesystem, root or not) */
+	size_t tlen = strlen(dir) + strlen(base) + 10;
+	char *tmp = malloc(tlen);
+	if (!tmp) {
+		free(dir);
+		return fail(err, errlen, path, "cannot write", ENOMEM);
+	}
+	snprintf(tmp, tlen, "%s/.%s.XXXXXX", dir, base);
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	int e = errno;
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	} else {
+		snprintf(err, errlen, "%s: cannot create a file in %s: %s", path, dir, strerror(e));
+	}
+	free(tmp);
+	free(dir);
+	errno = e;
+	return fd >= 0 ? 0 : -1;
+}
+
+/* NULL for what read_whole_file reads: a regular file, or an anonymous pipe
+ * someone already writes to (a shell's <(cmd) or a pipe on stdin, seen as
+ * "pipe:[N]" in /proc/self/fd). Anything else is refused, said how: a named
+ * FIFO would block until a writer comes, a device may never end. */
+static const char *input_kind(int fd, const struct stat *st)
+{
+	char link[64], target[64];
+	ssize_t n;
+
+	if (S_ISREG(st->st_mode))
+		return NULL;
+	if (S_ISFIFO(st->st_mode)) {
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof target - 1);
+		if (n > 0 && strncmp(target, "pipe:", 5) == 0)
+			return NULL;
+		return "not a regular file (a named FIFO)";
+	}
+	if (S_ISDIR(st->st_mode))
+		return "not a regular file (a directory)";
+	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
+		return "not a regular file (a device)";
+	if (S_ISSOCK(st->st_mode))
+		return "not a regular file (a socket)";
+	return "not a regular file";
 }
 
 int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen)
@@ -142,12 +223,26 @@ int read_whole_file(const char *path, char **data, size_t *len, size_t max, char
 	char too_large[64];
 	snprintf(too_large, sizeof too_large, "larger than %zu bytes", max);
 
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO nobody writes to must not hang */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return fail(err, errlen, path, "cannot open", errno);
 	struct stat st;
 	size_t cap = 4096;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return fail(err, errlen, path, "cannot open", e);
+	}
+	const char *kind = input_kind(fd, &st);
+	if (kind) {
+		close(fd);
+		if (err && errlen > 0)
+			snprintf(err, errlen, "%s: %s", path, kind);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode)) {
 		if ((unsigned long long)st.st_size > max) {
 			close(fd);
 			return fail(err, errlen, path, too_large, EFBIG);
@@ -155,6 +250,7 @@ int read_whole_file(const char *path, char **data, size_t *len, size_t max, char
 		if ((size_t)st.st_size >= cap)
 			cap = (size_t)st.st_size + 1; /* one read, room for the NUL */
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 
 	char *buf = NULL;
 	size_t n = 0;

@@ -16,9 +16,18 @@
  * so). Not thread-safe when path did not exist (it reads the umask). */
 int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
+/* Whether atomic_write_file(path) can work, checked before there is
+ * anything to write: a non-empty name, not a directory, in an existing
+ * directory where a file can be created (a temporary one is made and
+ * removed). 0, or -1 with errno and a one-line message naming path. */
+int atomic_write_check(const char *path, char *err, size_t errlen);
+
 /* Reads the whole file at path into a malloc'd buffer with a NUL appended
  * (not counted in *len); the caller frees *data. Refuses a file larger than
- * max bytes (errno EFBIG). Returns 0, or -1 with errno set, *data NULL and a
+ * max bytes (errno EFBIG), and anything that is neither a regular file nor an
+ * anonymous pipe already open for writing (a shell's <(cmd)): a named FIFO,
+ * a device, a socket (errno EINVAL) or a directory (EISDIR), without
+ * blocking. Returns 0, or -1 with errno set, *data NULL and a
  * one-line message naming path in err. */
 int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen);
 

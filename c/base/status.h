@@ -20,5 +20,7 @@ enum exit_status {
 	 * the Go runtime, which exits 2 on a fatal panic. */
 	EXIT_CHILD_BAD_INPUT = 5,
 };
+/* A driver interrupted by SIGINT, SIGTERM or SIGHUP exits 128 + the signal
+ * number (base/interrupt.h). */
 
 #endif

@@ -70,11 +70,16 @@ void allocator_in_effect(char *path, size_t len, const char **name)
 		*name = "glibc";
 }
 
-int preload_reexec(const char *malloc_name, int count_allocs, char **argv, char *err, size_t errlen)
+/* The preloads asked for, checked (the allocator known and findable, the
+ * counter built): "counter:allocator" into want. 0, or 2 with a message. */
+static int preloads_wanted(const char *malloc_name, int count_allocs, char *want, size_t wantlen, char *err,
+			   size_t errlen)
 {
-	char want[8192] = "", self[PATH_MAX], count[PATH_MAX];
-	const char *soname = NULL, *mark = getenv(PRELOAD_MARK);
+	char self[PATH_MAX], count[PATH_MAX];
+	const char *soname = NULL;
 	size_t used = 0;
+
+	want[0] = '\0';
 
 	if (malloc_name && allocator_soname(malloc_name, &soname) != 0) {
 		snprintf(err, errlen, "--malloc: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", malloc_name);
@@ -104,11 +109,28 @@ int preload_reexec(const char *malloc_name, int count_allocs, char **argv, char 
 			snprintf(err, errlen, "--count-allocs: %s is not built next to the driver", COUNT_LIB);
 			return 2;
 		}
-		used += (size_t)snprintf(want + used, sizeof(want) - used, "%s", count);
+		used += (size_t)snprintf(want + used, wantlen - used, "%s", count);
 	}
 	if (soname)
-		used += (size_t)snprintf(want + used, sizeof(want) - used, "%s%s", used ? ":" : "", soname);
-	if (used == 0 && (mark == NULL || *mark == '\0'))
+		snprintf(want + used, wantlen - used, "%s%s", used ? ":" : "", soname);
+	return 0;
+}
+
+int preload_check(const char *malloc_name, int count_allocs, char *err, size_t errlen)
+{
+	char want[8192];
+	return preloads_wanted(malloc_name, count_allocs, want, sizeof(want), err, errlen);
+}
+
+int preload_reexec(const char *malloc_name, int count_allocs, char **argv, char *err, size_t errlen)
+{
+	char want[8192], self[PATH_MAX];
+	const char *mark = getenv(PRELOAD_MARK);
+	int rc = preloads_wanted(malloc_name, count_allocs, want, sizeof(want), err, errlen);
+
+	if (rc != 0)
+		return rc;
+	if (want[0] == '\0' && (mark == NULL || *mark == '\0'))
 		return 0;
 	if (mark && strcmp(mark, want) == 0)
 		return 0; /* this process is the re-executed one */

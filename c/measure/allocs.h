@@ -30,4 +30,8 @@ void allocator_in_effect(char *path, size_t len, const char **name);
  * message, 2 = bad input such as an allocator the loader cannot find). */
 int preload_reexec(const char *malloc_name, int count_allocs, char **argv, char *err, size_t errlen);
 
+/* The same checks without the re-execution, for a parent whose child
+ * launches preload for themselves: 0, or 2 with a message. */
+int preload_check(const char *malloc_name, int count_allocs, char *err, size_t errlen);
+
 #endif

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/interrupt.h"
 #include "base/status.h"
 #include "measure/record.h"
 #include "model/codec.h"
@@ -53,7 +55,7 @@ static char *buf_take(struct buf *b)
 int launch_capture(char *const argv[], char **out, char **errout, int *signo, char *err, size_t errlen)
 {
 	int po[2], pe[2], status;
-	pid_t pid;
+	pid_t pid, parent;
 	struct buf bo = { 0 }, be = { 0 };
 	struct pollfd fds[2];
 	int open_fds = 2;
@@ -64,6 +66,7 @@ int launch_capture(char *const argv[], char **out, char **errout, int *signo, ch
 		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
 		return -1;
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
@@ -71,12 +74,23 @@ int launch_capture(char *const argv[], char **out, char **errout, int *signo, ch
 		return -1;
 	}
 	if (pid == 0) {
+		/* a process group of its own, which the parent kills whole when
+		 * interrupted; and killed by the kernel if the parent dies first */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		setpgid(0, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		dup2(po[1], 1);
 		dup2(pe[1], 2);
 		execv(argv[0], argv);
 		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
+	setpgid(pid, pid);
+	interrupt_child(pid);
 	close(po[1]);
 	close(pe[1]);
 	fds[0] = (struct pollfd){ .fd = po[0], .events = POLLIN };
@@ -102,11 +116,13 @@ int launch_capture(char *const argv[], char **out, char **errout, int *signo, ch
 			close(fds[i].fd);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
+			interrupt_child(0);
 			snprintf(err, errlen, "cannot wait for %s: %s", argv[0], strerror(errno));
 			free(bo.data);
 			free(be.data);
 			return -1;
 		}
+	interrupt_child(0);
 	*out = buf_take(&bo);
 	*errout = buf_take(&be);
 	if (WIFSIGNALED(status)) {

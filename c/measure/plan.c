@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/interrupt.h"
 #include "base/status.h"
 #include "measure/launch.h"
 #include "model/codec.h"
@@ -177,18 +178,22 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	return n + 2;
 }
 
-/* Progress on stderr, only when it is a terminal: which launch, of how many. */
+/* Which launch, of how many: said to an interrupt, and on stderr when it is
+ * a terminal (progress). */
 static void progress(int on, uint32_t done, uint32_t total, const struct variant *v)
 {
-	const char *base;
+	const char *base = strrchr(v->exe, '/');
+	char what[PATH_MAX + 64];
+
+	snprintf(what, sizeof(what), "launch %u of %u (%s%s%s%s%s)", done + 1, total, base ? base + 1 : v->exe,
+		 v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "",
+		 v->beside == 1	  ? " beside idle"
+		 : v->beside == 2 ? " beside busy"
+				  : "");
+	interrupt_doing(what);
 	if (!on)
 		return;
-	base = strrchr(v->exe, '/');
-	fprintf(stderr, "\r\033[Klaunch %u/%u: %s%s%s%s%s", done + 1, total, base ? base + 1 : v->exe,
-		v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "",
-		v->beside == 1	 ? " beside idle"
-		: v->beside == 2 ? " beside busy"
-				 : "");
+	fprintf(stderr, "\r\033[K%s", what);
 	fflush(stderr);
 }
 

@@ -756,16 +756,36 @@ static void repeat_fields(struct obj *o, void *rec)
 		f_list(o, "libraries", &r->libraries, &r->nlibraries, library_fields);
 }
 
+/* The version, and what was found when it is not this one: "schema_version
+ * 1.5, this cgocost reads 1", never a rounded or converted value. */
+static void schema_version_field(struct obj *o, int *v)
+{
+	json_t *j;
+	char *found;
+
+	if (o->c->dir != READ) {
+		f_int(o, "schema_version", v);
+		return;
+	}
+	if ((j = get(o, "schema_version", 1)) == NULL)
+		return;
+	if (json_is_integer(j) && json_integer_value(j) == SCHEMA_VERSION) {
+		*v = SCHEMA_VERSION;
+		return;
+	}
+	found = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
+	failf(o->c, "schema_version %.40s, this cgocost reads %d", found ? found : "?", SCHEMA_VERSION);
+	free(found);
+}
+
 static void doc_fields(struct obj *o, void *rec)
 {
 	struct doc *d = rec;
 	char generator[32] = GENERATOR;
 
-	f_int(o, "schema_version", &d->schema_version);
-	if (o->c->dir == READ && !o->c->bad && d->schema_version != SCHEMA_VERSION) {
-		failf(o->c, "schema_version %d, this cgocost reads %d", d->schema_version, SCHEMA_VERSION);
+	schema_version_field(o, &d->schema_version);
+	if (o->c->bad)
 		return;
-	}
 	f_str(o, "generator", generator);
 	if (o->c->dir == READ && !o->c->bad && strcmp(generator, GENERATOR) != 0) {
 		failf(o->c, "generator '%s', not '%s'", generator, GENERATOR);

@@ -42,6 +42,7 @@ struct optdef {
 	const char *json; /* key in the options record; NULL: not recorded */
 	int json_opt;	  /* the key may be missing (documents older than it) */
 	int child;	  /* a child launch gets it */
+	int judge;	  /* allowed with --judge (which measures nothing) */
 };
 
 #define AT(f)	 offsetof(struct options, f)
@@ -51,7 +52,7 @@ struct optdef {
 static const struct optdef table[] = {
 	/* one option a row, its help on the next line */
 	// clang-format off
-	{.name = "help", .shortname = 'h', .group = GROUP_RUN, .type = T_HELP,
+	{.name = "help", .shortname = 'h', .group = GROUP_RUN, .type = T_HELP, .judge = 1,
 	 .help = "this help"},
 	{.name = "async", .shortname = 'a', .group = GROUP_RUN, .type = T_FLAG, .off = AT(async), .child = 1,
 	 .help = "ask the SDK for async extraction (default: sync)"},
@@ -91,9 +92,9 @@ static const struct optdef table[] = {
 	 .help = "store this run (JSON, written atomically)"},
 	{.name = "baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(baseline),
 	 .help = "judge this run against a stored one"},
-	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), .max = 1000,
+	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), .max = 1000, .judge = 1,
 	 .help = "noise band of the verdict (default 5)"},
-	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX,
+	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX, .judge = 1,
 	 .help = "bootstrap seed of the change intervals (default 1)"},
 	{.name = "async-extra-ns", .arg = "<ns>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(async_extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "async_extra_ns",
 	 .help = "--extra-ns for async cells only"},
@@ -109,7 +110,7 @@ static const struct optdef table[] = {
 	 .help = "count C-side mallocs and frees per iteration"},
 	{.name = "allocators", .arg = "<list>", .group = GROUP_OBJECTS, .type = T_ALLOCATORS,
 	 .help = "one cell per allocator (e.g. glibc,jemalloc),\ninterleaved launch by launch, each judged against glibc"},
-	{.name = "judge", .arg = "<base> <cur>", .group = GROUP_OBJECTS, .type = T_JUDGE,
+	{.name = "judge", .arg = "<base> <cur>", .group = GROUP_OBJECTS, .type = T_JUDGE, .judge = 1,
 	 .help = "judge two files of samples (one number per line,\nlower is better) with the same gates; nothing runs"},
 	{.name = "plugin", .arg = "<path>", .group = GROUP_PLUGINS, .type = T_LIST, .off = AT(libs), COUNT(nlibs), .max = OPT_MAX_LIBS, .json = "plugin", .json_opt = 1, .child = 1,
 	 .help = "measure this plugin library (dlopen RTLD_NOW|RTLD_LOCAL)\ninstead of the built-in one; repeat it for several, each\nwith its own -p callers; every launch runs in a child"},
@@ -139,6 +140,8 @@ static const struct optdef table[] = {
 static const char *const group_titles[] = { NULL, "Samples, comparisons and verdicts:", "Objects and allocators:",
 					    "Plugin libraries (plugin events only; syscall events are out of scope):" };
 static const char *const format_names[] = { "text", "json", "gobench" };
+
+typedef const char *cstr; /* a text option's field */
 
 #define FIELD(o, d, type)  ((type *)(void *)((char *)(o) + (d)->off))
 #define CFIELD(o, d, type) ((const type *)(const void *)((const char *)(o) + (d)->off))
@@ -307,8 +310,11 @@ static int parse_allocators(struct options *o, const char *arg, char *err, size_
 
 		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) - 1 ? len : sizeof(name) - 1), p);
 		p += len + (p[len] == ',');
-		if (len == 0)
-			continue;
+		if (len == 0 || (p[-1] == ',' && *p == '\0')) {
+			snprintf(err, errlen, "--allocators: '%s' has an empty name: list names such as glibc,jemalloc",
+				 arg);
+			return -1;
+		}
 		if ((canon = allocator_name(name)) == NULL) {
 			snprintf(err, errlen, "--allocators: '%s' is not one of %s", name, allocator_names());
 			return -1;
@@ -465,10 +471,34 @@ static const struct optdef *by_short(int c)
 	return NULL;
 }
 
+/* The message for what getopt_long did not take: an unknown option, or a
+ * long option that takes no argument given one (--help=foo). */
+static void unknown(char **argv, int argc, char *err, size_t errlen)
+{
+	const char *arg = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
+	const char *eq = strchr(arg, '=');
+
+	if (strncmp(arg, "--", 2) == 0 && eq) {
+		for (size_t i = 0; i < NOPTS; i++)
+			if (table[i].name && !table[i].arg && strlen(table[i].name) == (size_t)(eq - arg - 2) &&
+			    strncmp(table[i].name, arg + 2, (size_t)(eq - arg - 2)) == 0) {
+				snprintf(err, errlen, "option --%s takes no argument ('%.40s')", table[i].name, arg);
+				return;
+			}
+	}
+	if (strncmp(arg, "--", 2) == 0)
+		snprintf(err, errlen, "unknown option %.60s", arg);
+	else if (optopt > 0 && optopt < 256)
+		snprintf(err, errlen, "unknown option -%c", optopt);
+	else
+		snprintf(err, errlen, "unknown option %.60s", arg);
+}
+
 enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins, char *err,
 				size_t errlen)
 {
 	int c;
+	char given[NOPTS] = { 0 };
 
 	options_defaults(o);
 	getopt_tables();
@@ -481,12 +511,10 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 			return PARSE_BAD;
 		}
 		if (d == NULL) {
-			if (optopt)
-				snprintf(err, errlen, "unknown option -%c", optopt);
-			else
-				snprintf(err, errlen, "unknown option %s", argv[optind - 1]);
+			unknown(argv, argc, err, errlen);
 			return PARSE_BAD;
 		}
+		given[d - table] = 1;
 		if (d->type == T_HELP)
 			return PARSE_HELP;
 		if (d->type == T_JUDGE) {
@@ -506,6 +534,16 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return PARSE_BAD;
 	}
+	if (o->judge[0])
+		for (size_t i = 0; i < NOPTS; i++)
+			if (given[i] && !table[i].judge) {
+				char label[64];
+				option_label(&table[i], label, sizeof(label));
+				snprintf(err, errlen,
+					 "--judge measures nothing: it takes --threshold and --seed only, not %s",
+					 label + strspn(label, " "));
+				return PARSE_BAD;
+			}
 	return options_check(o, err, errlen) == 0 ? PARSE_OK : PARSE_BAD;
 }
 
@@ -632,7 +670,7 @@ static json_t *field_to_json(const struct optdef *d, const struct options *o)
 	case T_SCENARIO:
 		return json_string(*CFIELD(o, d, int) ? "lifecycle" : "extract");
 	case T_ALLOCATOR:
-		return json_string(*CFIELD(o, d, const char *) ? *CFIELD(o, d, const char *) : "glibc");
+		return json_string(*CFIELD(o, d, cstr) ? *CFIELD(o, d, cstr) : "glibc");
 	case T_CPUS: {
 		json_t *a = json_array();
 		for (int i = 0; i < o->ncpus; i++)
@@ -787,9 +825,9 @@ static int child_value(const struct optdef *d, const struct options *o, char *bu
 		return *CFIELD(o, d, int);
 	case T_ALLOCATOR:
 	case T_TEXT:
-		if (*CFIELD(o, d, const char *) == NULL)
+		if (*CFIELD(o, d, cstr) == NULL)
 			return 0;
-		snprintf(buf, len, "%s", *CFIELD(o, d, const char *));
+		snprintf(buf, len, "%s", *CFIELD(o, d, cstr));
 		return 1;
 	case T_CPUS: {
 		size_t k = 0;

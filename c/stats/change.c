@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/shift.h"
 #include "stats/stats.h"
 
 verdict_t compare_verdict(double lo, double hi, double p, double alpha, double threshold)
@@ -134,8 +135,38 @@ static int bootstrap(const double *base, size_t nb, const double *cur, size_t nc
 	return rc;
 }
 
-int compare_change_resamples(const double *base, size_t nb, const double *cur, size_t nc, double threshold,
-			     double alpha, unsigned long long seed, int resamples, change_estimate *out)
+/* The distribution-free interval of the shift of log values, as a change:
+ * exp(shift) - 1. */
+static int shift_of_logs(const double *base, size_t nb, const double *cur, size_t nc, double *lo, double *hi)
+{
+	double *lb = malloc(nb * sizeof *lb), *lc = malloc(nc * sizeof *lc);
+	int rc = -1;
+
+	if (lb && lc) {
+		for (size_t i = 0; i < nb; i++)
+			lb[i] = log(base[i]);
+		for (size_t i = 0; i < nc; i++)
+			lc[i] = log(cur[i]);
+		stats_sort(lb, nb);
+		stats_sort(lc, nc);
+		rc = shift_interval(lb, nb, lc, nc, SHIFT_Z95, lo, hi);
+		if (rc == 0) {
+			*lo = expm1(*lo);
+			*hi = expm1(*hi);
+		} else {
+			*lo = *hi = NAN; /* too few samples for the level */
+			rc = 0;
+		}
+	}
+	free(lb);
+	free(lc);
+	return rc;
+}
+
+/* resamples > 0: the bootstrap with that many resamples; 0: the shift
+ * interval. */
+static int change_with(const double *base, size_t nb, const double *cur, size_t nc, double threshold, double alpha,
+		       unsigned long long seed, int resamples, change_estimate *out)
 {
 	if (!out) {
 		errno = EINVAL;
@@ -143,7 +174,7 @@ int compare_change_resamples(const double *base, size_t nb, const double *cur, s
 	}
 	*out = (change_estimate){ NAN, NAN, NAN, NAN, alpha, threshold, seed, resamples, VERDICT_UNDEFINED };
 	if (!valid_samples(base, nb) || !valid_samples(cur, nc) || !(isfinite(threshold) && threshold >= 0.0) ||
-	    !(alpha > 0.0 && alpha < 1.0) || resamples < 100) {
+	    !(alpha > 0.0 && alpha < 1.0) || (resamples != 0 && resamples < 100)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -160,7 +191,8 @@ int compare_change_resamples(const double *base, size_t nb, const double *cur, s
 
 	double p = stats_mann_whitney_p(base, nb, cur, nc);
 	double lo, hi;
-	if (isnan(p) || bootstrap(base, nb, cur, nc, seed, resamples, &lo, &hi) != 0) {
+	if (isnan(p) || (resamples > 0 ? bootstrap(base, nb, cur, nc, seed, resamples, &lo, &hi)
+				       : shift_of_logs(base, nb, cur, nc, &lo, &hi)) != 0) {
 		out->point = NAN;
 		errno = ENOMEM;
 		return -1;
@@ -172,9 +204,31 @@ int compare_change_resamples(const double *base, size_t nb, const double *cur, s
 	return 0;
 }
 
+int compare_change_resamples(const double *base, size_t nb, const double *cur, size_t nc, double threshold,
+			     double alpha, unsigned long long seed, int resamples, change_estimate *out)
+{
+	if (resamples < 100) {
+		if (out)
+			*out = (change_estimate){ NAN,	NAN,	   NAN,
+						  NAN,	alpha,	   threshold,
+						  seed, resamples, VERDICT_UNDEFINED };
+		errno = EINVAL;
+		return -1;
+	}
+	return change_with(base, nb, cur, nc, threshold, alpha, seed, resamples, out);
+}
+
+int compare_change_shift(const double *base, size_t nb, const double *cur, size_t nc, double threshold,
+			 change_estimate *out)
+{
+	return change_with(base, nb, cur, nc, threshold, VERDICT_ALPHA, 0, 0, out);
+}
+
 int compare_change(const double *base, size_t nb, const double *cur, size_t nc, double threshold, double alpha,
 		   unsigned long long seed, change_estimate *out)
 {
+	if (nb + nc > COMPARE_BOOTSTRAP_MAX)
+		return change_with(base, nb, cur, nc, threshold, alpha, seed, 0, out);
 	return compare_change_resamples(base, nb, cur, nc, threshold, alpha, seed, COMPARE_RESAMPLES, out);
 }
 
@@ -189,9 +243,18 @@ static void put_pct(char *s, size_t cap, double frac, int sign)
 		return;
 	}
 	double pct = frac * 100.0;
+	if (!isfinite(pct)) { /* a finite change beyond DBL_MAX / 100 */
+		snprintf(s, cap, "n/a");
+		return;
+	}
 	if (fabs(pct) < 0.005)
 		pct = 0.0;
-	snprintf(s, cap, sign ? "%+.2f%%" : "%.2f%%", pct);
+	/* a change of a million percent or more (samples of 1e-200 against
+	 * 1, say) in exponent form: %.2f of it would print hundreds of digits */
+	if (fabs(pct) >= 1e6)
+		snprintf(s, cap, sign ? "%+.2e%%" : "%.2e%%", pct);
+	else
+		snprintf(s, cap, sign ? "%+.2f%%" : "%.2f%%", pct);
 }
 
 /* Digits for p and alpha: 2, or as many as alpha needs (0.001 -> 3), max 6. */

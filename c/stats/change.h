@@ -5,9 +5,13 @@
 
 #include <stddef.h>
 
-#define COMPARE_RESAMPLES   10000 /* bootstrap resamples of compare_change */
-#define COMPARE_MIN_SAMPLES 2	  /* fewer on a side: VERDICT_UNDEFINED */
-#define VERDICT_ALPHA	    0.05  /* the significance gate of every cgocost verdict */
+#define COMPARE_RESAMPLES     10000 /* bootstrap resamples of compare_change */
+#define COMPARE_MIN_SAMPLES   2	    /* fewer on a side: VERDICT_UNDEFINED */
+/* Above this many samples (both sides together) the bootstrap, which costs
+ * COMPARE_RESAMPLES x n, gives way to the distribution-free interval of the
+ * shift of log values (stats/shift.h), which costs O(n log n). */
+#define COMPARE_BOOTSTRAP_MAX 10000
+#define VERDICT_ALPHA	      0.05 /* the significance gate of every cgocost verdict */
 
 typedef enum {
 	VERDICT_UNDEFINED,
@@ -41,9 +45,20 @@ typedef struct change_estimate {
 int compare_change(const double *base, size_t nb, const double *cur, size_t nc, double threshold, double alpha,
 		   unsigned long long seed, change_estimate *out);
 
-/* The same with an explicit number of resamples (>= 100). */
+/* Above COMPARE_BOOTSTRAP_MAX samples [lo, hi] is instead
+ * compare_change_shift's interval, and resamples is 0. */
+
+/* The same with an explicit number of resamples (>= 100): always the
+ * bootstrap. */
 int compare_change_resamples(const double *base, size_t nb, const double *cur, size_t nc, double threshold,
 			     double alpha, unsigned long long seed, int resamples, change_estimate *out);
+
+/* The same with the distribution-free interval at the 95% level: [lo, hi]
+ * = exp of Hodges-Lehmann/Bauer's interval for the shift of log(cur) over
+ * log(base), minus 1; the point is still the change of the median, p the
+ * same rank test. O((nb + nc) log); no seed. resamples is 0. */
+int compare_change_shift(const double *base, size_t nb, const double *cur, size_t nc, double threshold,
+			 change_estimate *out);
 
 /* The gates alone: p < alpha and lo > +threshold -> REGRESSED; p < alpha and
  * hi < -threshold -> IMPROVED; p < alpha otherwise -> WITHIN_NOISE; p >= alpha
@@ -68,7 +83,8 @@ int verdict_parse(const char *name, verdict_t *v);
  * ">", p and alpha with two decimals (more if alpha needs them, e.g. 0.001);
  * a NAN or infinite value prints as "n/a". No newline. Returns the length
  * written, or -1 if c or buf is NULL or the line does not fit in len bytes
- * (80 bytes suffice while every |change| is below 1e6%, i.e. 10000x). */
+ * (80 bytes always suffice: a |change| of 1e6% or more prints in exponent
+ * form, "+1.11e+163%"). */
 int format_change(char *buf, size_t len, const change_estimate *c);
 
 #endif

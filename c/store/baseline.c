@@ -1,6 +1,7 @@
 /* store/baseline.c — see baseline.h. */
 #include "store/baseline.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,35 +23,73 @@ int baseline_save(const char *path, const struct doc *d, char *err, size_t errle
 	return rc;
 }
 
-int baseline_load(const char *path, struct doc *d, char *err, size_t errlen)
+/* Every sample a comparison reads must be a positive number: a zero, a
+ * negative or an undefined (null) one is a corrupt file, not a fast run. */
+static int samples_ok(const double *x, size_t n, const char *path, const char *what, const char *name, char *err,
+		      size_t errlen)
 {
-	char *data, why[400];
-	size_t len;
+	if (n == 0) {
+		snprintf(err, errlen, "%s: %s %s: no samples", path, what, name);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(isfinite(x[i]) && x[i] > 0)) {
+			snprintf(err, errlen, "%s: %s %s: samples[%zu] is %s, not a positive number", path, what, name,
+				 i,
+				 isnan(x[i]) ? "null"
+				 : x[i] == 0 ? "zero"
+					     : "negative");
+			return 0;
+		}
+	return 1;
+}
+
+int baseline_parse(const char *path, const char *data, size_t len, struct doc *d, char *err, size_t errlen)
+{
+	char why[400];
 
 	memset(d, 0, sizeof(*d));
-	if (read_whole_file(path, &data, &len, BASELINE_MAX_BYTES, err, errlen) != 0)
-		return -1;
 	if (doc_loads(d, data, len, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "%s: not a cgocost baseline: %s", path, why);
-		free(data);
 		return -1;
 	}
-	free(data);
 	if (d->ncells == 0) {
 		snprintf(err, errlen, "%s: a baseline with no cells", path);
 		goto bad;
 	}
-	for (size_t i = 0; i < d->ncells; i++)
+	for (size_t i = 0; i < d->ncells; i++) {
 		if (!d->cells[i].analysed) {
 			snprintf(err, errlen, "%s: cell %zu has no statistics, samples or key", path, i);
 			goto bad;
 		}
+		if (!samples_ok(d->cells[i].st.samples, d->cells[i].st.nsamples, path, "cell", d->cells[i].name, err,
+				errlen))
+			goto bad;
+	}
 	if (!d->analysed) {
 		snprintf(err, errlen, "%s: a baseline with no ratios array", path);
 		goto bad;
 	}
+	for (size_t i = 0; i < d->nratios; i++)
+		if (!samples_ok(d->ratios[i].samples, d->ratios[i].nsamples, path, "ratio", d->ratios[i].name, err,
+				errlen))
+			goto bad;
 	return 0;
 bad:
 	doc_free(d);
 	return -1;
+}
+
+int baseline_load(const char *path, struct doc *d, char *err, size_t errlen)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	memset(d, 0, sizeof(*d));
+	if (read_whole_file(path, &data, &len, BASELINE_MAX_BYTES, err, errlen) != 0)
+		return -1;
+	rc = baseline_parse(path, data, len, d, err, errlen);
+	free(data);
+	return rc;
 }

@@ -18,4 +18,9 @@ int baseline_save(const char *path, const struct doc *d, char *err, size_t errle
  * analysed cells with samples and keys, ratios. 0, or -1 with a message. */
 int baseline_load(const char *path, struct doc *d, char *err, size_t errlen);
 
+/* The same checks on a document already read: data[0..len), named path in
+ * the messages. Every sample a comparison reads (the cells' samples, the
+ * ratios' samples) must be a positive number. */
+int baseline_parse(const char *path, const char *data, size_t len, struct doc *d, char *err, size_t errlen);
+
 #endif

@@ -78,6 +78,7 @@ func TestMallocMissingOrUnknownExitsTwo(t *testing.T) {
 
 // Each allocator the machine has is the one serving malloc in the run.
 func TestAllocatorInEffectIsVerified(t *testing.T) {
+	swapsMalloc(t)
 	dir := buildDir(t)
 	libs := map[string]string{"glibc": "libc.so", "jemalloc": "libjemalloc", "tcmalloc": "libtcmalloc", "mimalloc": "libmimalloc"}
 	for name, file := range libs {
@@ -100,6 +101,7 @@ func TestAllocatorInEffectIsVerified(t *testing.T) {
 
 // The extraction loop allocates nothing on either side (noop work).
 func TestExtractionLoopAllocatesNothing(t *testing.T) {
+	swapsMalloc(t)
 	dir := buildDir(t)
 	for _, exe := range []string{"bench", "bench-shared"} {
 		for _, a := range []string{"", "-a"} {
@@ -123,6 +125,7 @@ func TestExtractionLoopAllocatesNothing(t *testing.T) {
 
 // The counter sees allocations where there are some: creating instances.
 func TestCountAllocsSeesLifecycleAllocations(t *testing.T) {
+	swapsMalloc(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench"), nil, "--scenario", "lifecycle", "-n", "50", "-r", "2", "--warmup", "5", "--count-allocs")
 	if r.code != 0 {

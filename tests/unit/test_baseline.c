@@ -138,6 +138,52 @@ static void test_corrupt_truncated_foreign(void **state)
 	expect_refused(path, full, "cells[0].samples: not an array of numbers");
 	free(full);
 
+	/* samples a comparison reads: anything but positive numbers is corrupt */
+	static const struct {
+		const char *samples, *why;
+	} bad[] = {
+		{ "\"samples\": [\"7\", ", "not an array of numbers" },
+		{ "\"samples\": [null, ", "samples[0] is null" },
+		{ "\"samples\": [true, ", "not an array of numbers" },
+		{ "\"samples\": [{}, ", "not an array of numbers" },
+		{ "\"samples\": [[], ", "not an array of numbers" },
+		{ "\"samples\": [0, ", "samples[0] is zero" },
+		{ "\"samples\": [0.0, ", "samples[0] is zero" },
+		{ "\"samples\": [-3.5, ", "samples[0] is negative" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		full = realloc(read_text(good), 1 << 22);
+		replace_once(full, 1 << 22, "\"samples\": [", bad[i].samples);
+		expect_refused(path, full, bad[i].why);
+		free(full);
+	}
+	/* an empty samples array */
+	full = realloc(read_text(good), 1 << 22);
+	{
+		char *at = strstr(full, "\"samples\": [");
+		char *end = strchr(at, ']');
+		memmove(at + 12, end, strlen(end) + 1);
+	}
+	expect_refused(path, full, "no samples");
+	free(full);
+	/* a ratio's samples too */
+	full = realloc(read_text(good), 1 << 22);
+	{
+		char *at = strstr(full, "\"ratios\": [");
+		assert_non_null(at);
+		at = strstr(at, "\"samples\": [");
+		assert_non_null(at);
+		memmove(at + 12 + 3, at + 12, strlen(at + 12) + 1);
+		memcpy(at + 12, "-1,", 3);
+	}
+	expect_refused(path, full, "ratio async/sync lib=archive wall: samples[0] is negative");
+	free(full);
+	/* the version found is named as found */
+	expect_refused(path, "{\"generator\": \"cgocost bench\", \"schema_version\": 1.5, \"cells\": []}",
+		       "schema_version 1.5, this cgocost reads 1");
+	expect_refused(path, "{\"generator\": \"cgocost bench\", \"schema_version\": \"1\", \"cells\": []}",
+		       "schema_version \"1\", this cgocost reads 1");
+
 	unlink(path);
 	assert_int_equal(baseline_load(path, &d, err, sizeof(err)), -1);
 	unlink(good);

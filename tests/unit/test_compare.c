@@ -1,6 +1,7 @@
 /* Unit tests of c/compare.c: the two-gate verdict on synthetic sample sets
  * with known answers, reproducible intervals, the report line. No timing. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "stats/change.h"
+#include "stats/shift.h"
 #include "stats/stats.h"
 
 #define N 50
@@ -299,6 +301,79 @@ static void test_bootstrap_exact(void **state)
 	assert_true(fabs(e.point - 2.5) < 1e-12); /* median 350 */
 }
 
+/* n samples of center * exp(sd * z), z about standard normal (the sum of
+ * 12 uniforms). */
+static void fill_lognormal(double *x, size_t n, double center, double sd, uint64_t seed)
+{
+	stats_rng r;
+	stats_rng_seed(&r, seed);
+	for (size_t i = 0; i < n; i++) {
+		double z = -6.0;
+		for (int k = 0; k < 12; k++)
+			z += stats_rng_uniform(&r);
+		x[i] = center * exp(sd * z);
+	}
+}
+
+/* Above COMPARE_BOOTSTRAP_MAX samples the interval is the distribution-free
+ * one of the shift of logs. Where both can be computed they agree: each
+ * contains the other's point, their ends differ by less than half the
+ * bootstrap's width, and the verdicts are the same, for no change, a
+ * change within the noise band and a regression. */
+static void test_shift_agrees_with_bootstrap(void **state)
+{
+	(void)state;
+	enum { M = 2000 };
+	static double b[M], c[M];
+	static const double factor[] = { 1.0, 1.02, 1.10, 0.90 };
+	for (int i = 0; i < 4; i++) {
+		change_estimate boot, shift;
+		fill_lognormal(b, M, 100.0, 0.1, 11 + (uint64_t)i);
+		fill_lognormal(c, M, 100.0 * factor[i], 0.1, 21 + (uint64_t)i);
+		assert_int_equal(compare_change_resamples(b, M, c, M, 0.05, 0.05, 7, 2000, &boot), 0);
+		assert_int_equal(compare_change_shift(b, M, c, M, 0.05, &shift), 0);
+		assert_int_equal(shift.resamples, 0);
+		assert_true(shift.point == boot.point && shift.p == boot.p);
+		double width = boot.hi - boot.lo;
+		assert_true(fabs(shift.lo - boot.lo) < width / 2 && fabs(shift.hi - boot.hi) < width / 2);
+		assert_true(shift.lo <= boot.point && boot.point <= shift.hi);
+		assert_true(shift.lo <= factor[i] - 1 && factor[i] - 1 <= shift.hi);
+		assert_int_equal(shift.verdict, boot.verdict);
+	}
+	/* compare_change switches by size: below, the bootstrap; above, the shift */
+	change_estimate e;
+	assert_int_equal(compare_change(b, M, c, M, 0.05, 0.05, 7, &e), 0);
+	assert_int_equal(e.resamples, COMPARE_RESAMPLES);
+	double *big = malloc(6000 * sizeof(double)), *big2 = malloc(6000 * sizeof(double));
+	assert_non_null(big);
+	assert_non_null(big2);
+	fill_lognormal(big, 6000, 100.0, 0.1, 5);
+	fill_lognormal(big2, 6000, 120.0, 0.1, 6);
+	assert_int_equal(compare_change(big, 6000, big2, 6000, 0.05, 0.05, 7, &e), 0);
+	assert_int_equal(e.resamples, 0);
+	assert_int_equal(e.verdict, VERDICT_REGRESSED);
+	assert_true(e.lo < 0.2 && 0.2 < e.hi);
+	free(big);
+	free(big2);
+}
+
+/* The k-th pairwise difference, against brute force on small samples with
+ * ties. */
+static void test_shift_kth_brute_force(void **state)
+{
+	(void)state;
+	double b[] = { 1, 2, 2, 5, 9 }, c[] = { 0, 2, 3, 3, 7, 8 }, d[30];
+	size_t k = 0;
+	for (size_t i = 0; i < 5; i++)
+		for (size_t j = 0; j < 6; j++)
+			d[k++] = c[j] - b[i];
+	stats_sort(d, 30);
+	for (size_t r = 1; r <= 30; r++)
+		assert_true(shift_kth_difference(b, 5, c, 6, (double)r) == d[r - 1]);
+	double lo, hi;
+	assert_int_equal(shift_interval(b, 1, c, 1, SHIFT_Z95, &lo, &hi), -1); /* too few */
+}
+
 static void test_sentences(void **state)
 {
 	(void)state;
@@ -333,6 +408,15 @@ static void test_format(void **state)
 	check_line(NAN, 0.205, NAN, NAN, 0.05, "change: [n/a +20.50% n/a] (p = n/a > 0.05)");
 	check_line(0.1, 0.2, INFINITY, 0.0004, 0.001, "change: [10.00% +20.00% n/a] (p = 0.000 < 0.001)");
 	check_line(1.5, 2.0, 2.5, 0.0, 0.01, "change: [150.00% +200.00% 250.00%] (p = 0.00 < 0.01)");
+	/* found by make fuzz: samples of 1e-213 against 1 made a change of
+	 * 1e163%, whose %.2f did not fit any line */
+	check_line(1.11111e161, 3.33333e161, 2e213, 0.333, 0.05,
+		   "change: [1.11e+163% +3.33e+163% 2.00e+215%] (p = 0.33 > 0.05)");
+	check_line(-0.5, 9999.99, 10000.0, 0.0, 0.05, "change: [-50.00% +999999.00% 1.00e+06%] (p = 0.00 < 0.05)");
+	change_estimate worst = { -1e300, 1e300, DBL_MAX, 0.5, 0.05, 0.05, 0, COMPARE_RESAMPLES, VERDICT_NO_CHANGE };
+	char line80[80];
+	assert_int_equal(format_change(line80, sizeof line80, &worst), 55);
+	assert_string_equal(line80, "change: [-1.00e+302% +1.00e+302% n/a] (p = 0.50 > 0.05)");
 
 	change_estimate c = { -0.0337, -0.0334, -0.0332, 0.001, 0.05, 0.05, 0, COMPARE_RESAMPLES, VERDICT_IMPROVED };
 	char small[48]; /* the line needs 49 bytes with its NUL */
@@ -358,6 +442,8 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_bootstrap_exact),
+		cmocka_unit_test(test_shift_agrees_with_bootstrap),
+		cmocka_unit_test(test_shift_kth_brute_force),
 		cmocka_unit_test(test_sentences),
 		cmocka_unit_test(test_format),
 	};

@@ -65,6 +65,10 @@ static void test_judge_verdicts(void **state)
 	out = run_judge(base, bad, &rc);
 	assert_int_equal(rc, 2);
 	free(out);
+	write_lines(bad, "");
+	out = run_judge(base, bad, &rc);
+	assert_int_equal(rc, 2);
+	free(out);
 	out = run_judge(base, "/nonexistent/cgocost", &rc);
 	assert_int_equal(rc, 2);
 	free(out);
@@ -72,6 +76,59 @@ static void test_judge_verdicts(void **state)
 	unlink(slow);
 	unlink(same);
 	unlink(bad);
+}
+
+static void expect_parse_refused(const char *text, const char *why)
+{
+	double *x = (double *)1;
+	size_t n = 7;
+	char err[256] = "";
+	if (judge_parse(text, strlen(text), "f.txt", &x, &n, err, sizeof(err)) != -1)
+		fail_msg("accepted '%s'", text);
+	assert_null(x);
+	assert_int_equal(n, 0);
+	if (strstr(err, why) == NULL || strncmp(err, "f.txt: ", 7) != 0)
+		fail_msg("'%s': message '%s' lacks '%s'", text, err, why);
+	assert_null(strchr(err, '\n'));
+}
+
+/* What people write is read; everything strtod would also take is not. */
+static void test_judge_parse(void **state)
+{
+	double *x;
+	size_t n;
+	char err[256];
+	static const char ok[] = "# ns/op\n 12\n1.5\t\n.5\r\n2e3\n7E-1\n\n";
+	(void)state;
+	assert_int_equal(judge_parse(ok, strlen(ok), "f.txt", &x, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 5);
+	assert_true(x[0] == 12 && x[1] == 1.5 && x[2] == 0.5 && x[3] == 2000 && x[4] == 0.7);
+	free(x);
+	/* the text need not end in a newline, nor in a NUL */
+	assert_int_equal(judge_parse("3\n4xyz", 3, "f.txt", &x, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	free(x);
+
+	expect_parse_refused("", "0 samples, a verdict needs at least 2");
+	expect_parse_refused("# only a comment\n\n", "0 samples");
+	expect_parse_refused("5\n", "1 sample, a verdict needs at least 2");
+	expect_parse_refused("0x10\n5\n", "line 1 is not a positive decimal number: '0x10'");
+	expect_parse_refused("5\n0X1p3\n", "line 2 is not a positive decimal number");
+	expect_parse_refused("5\ninf\n", "line 2");
+	expect_parse_refused("5\nnan\n", "line 2");
+	expect_parse_refused("5\n-5\n", "line 2");
+	expect_parse_refused("5\n+5\n", "line 2");
+	expect_parse_refused("5\n0\n", "line 2 is not a positive finite number: '0'");
+	expect_parse_refused("5\n1e999\n", "line 2 is not a positive finite number");
+	expect_parse_refused("5\n1e\n", "line 2");
+	expect_parse_refused("5\n5 6\n", "line 2");
+	expect_parse_refused("5\n.\n", "line 2");
+	{
+		static const char nul[] = "5\n6\0\n7\n";
+		double *y;
+		assert_int_equal(judge_parse(nul, sizeof(nul) - 1, "f.txt", &y, &n, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "NUL byte"));
+	}
 }
 
 static void test_allocator_names(void **state)
@@ -89,16 +146,24 @@ static void test_allocator_names(void **state)
 	assert_string_equal(so, "libmy-tcmalloc.so");
 	unsetenv("CGOCOST_TCMALLOC");
 	assert_int_equal(allocator_soname("hoard", &so), -1);
-	/* this test runs on glibc's malloc: that is what must be reported */
+	/* this test runs on glibc's malloc: that is what must be reported;
+	 * built with ASan (make sanitize), the sanitizer's malloc serves, and
+	 * it is no allocator --malloc knows */
 	allocator_in_effect(path, sizeof(path), &name);
+#ifdef __SANITIZE_ADDRESS__
+	assert_string_equal(name, "unknown");
+	assert_non_null(strstr(path, "libasan.so"));
+#else
 	assert_string_equal(name, "glibc");
 	assert_non_null(strstr(path, "libc.so"));
+#endif
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_judge_verdicts),
+		cmocka_unit_test(test_judge_parse),
 		cmocka_unit_test(test_allocator_names),
 	};
 	return cmocka_run_group_tests_name("judge", tests, NULL, NULL);

@@ -116,6 +116,49 @@ static void test_bad_inputs(void **state)
 	}
 }
 
+static void expect_bad(const char *why, int argc, ...)
+{
+	char *argv[32], err[256] = "";
+	struct options o;
+	va_list ap;
+
+	argv[0] = "bench";
+	va_start(ap, argc);
+	for (int i = 1; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[argc] = NULL;
+	assert_int_equal(options_parse(&o, argc, argv, MAX_PLUGINS, err, sizeof(err)), PARSE_BAD);
+	if (strstr(err, why) == NULL)
+		fail_msg("message '%s' lacks '%s'", err, why);
+}
+
+/* --judge measures nothing: a measurement option with it is refused, not
+ * silently ignored; the list of allocators has no empty name; --help=foo
+ * names --help. */
+static void test_judge_allocators_help(void **state)
+{
+	struct options o;
+	char err[256] = "";
+	(void)state;
+	assert_int_equal(parse(&o, err, sizeof(err), 8, "--judge", "a", "b", "--threshold", "3", "--seed", "9"),
+			 PARSE_OK);
+	assert_string_equal(o.judge[1], "b");
+	expect_bad("--judge measures nothing: it takes --threshold and --seed only, not -a, --async", 5, "--judge", "a",
+		   "b", "-a");
+	expect_bad("not --compare", 5, "--judge", "a", "b", "--compare");
+	expect_bad("not -n", 6, "-n", "5", "--judge", "a", "b");
+	expect_bad("not --save-baseline", 6, "--judge", "a", "b", "--save-baseline", "x");
+	expect_bad("--allocators: 'glibc,,jemalloc' has an empty name", 3, "--allocators", "glibc,,jemalloc");
+	expect_bad("has an empty name", 3, "--allocators", ",glibc");
+	expect_bad("has an empty name", 3, "--allocators", "glibc,");
+	expect_bad("--allocators: empty list", 3, "--allocators", "");
+	expect_bad("option --help takes no argument ('--help=foo')", 2, "--help=foo");
+	expect_bad("option --async takes no argument", 2, "--async=1");
+	expect_bad("unknown option --bogus", 2, "--bogus");
+	expect_bad("unknown option -z", 2, "-z");
+}
+
 static void test_cpu_list(void **state)
 {
 	int cpus[16];
@@ -245,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_seed_options),
 		cmocka_unit_test(test_bad_inputs),
+		cmocka_unit_test(test_judge_allocators_help),
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_pinning_accepts_enough_cpus),
 		cmocka_unit_test(test_usage_names_every_option),

@@ -1,0 +1,113 @@
+/* base/interrupt.c — see interrupt.h. */
+#include "base/interrupt.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define TEXT_MAX 512
+
+/* Two buffers per text: the writer fills the one not in use, then switches
+ * the index, so the handler never reads a half-written text. */
+struct text {
+	char buf[2][TEXT_MAX];
+	volatile sig_atomic_t cur;
+};
+
+static struct text prog_text, doing, tempfile;
+static volatile sig_atomic_t child;
+
+static void publish(struct text *t, const char *s)
+{
+	int next = !t->cur;
+	snprintf(t->buf[next], TEXT_MAX, "%s", s ? s : "");
+	t->cur = next;
+}
+
+static void put(char *line, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+	if (*len + n >= 1024)
+		n = 1024 - *len - 1;
+	memcpy(line + *len, s, n);
+	*len += n;
+}
+
+static void on_signal(int sig)
+{
+	static const char *const names[] = { [SIGHUP] = "SIGHUP", [SIGINT] = "SIGINT", [SIGTERM] = "SIGTERM" };
+	static atomic_flag once = ATOMIC_FLAG_INIT;
+	char line[1024];
+	size_t len = 0;
+	pid_t pid = (pid_t)child;
+	const char *tmp = tempfile.buf[tempfile.cur], *what = doing.buf[doing.cur];
+
+	if (atomic_flag_test_and_set(&once))
+		for (;;)
+			pause(); /* another thread handles the first signal and exits */
+
+	if (pid > 0) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (tmp[0])
+		unlink(tmp);
+	put(line, &len, prog_text.buf[prog_text.cur]);
+	put(line, &len, ": interrupted by ");
+	put(line, &len, sig < (int)(sizeof(names) / sizeof(names[0])) && names[sig] ? names[sig] : "a signal");
+	if (what[0]) {
+		put(line, &len, " during ");
+		put(line, &len, what);
+	}
+	if (pid > 0)
+		put(line, &len, "; the running launch was killed");
+	if (tmp[0])
+		put(line, &len, "; the unfinished save was removed, the old file is kept");
+	put(line, &len, "\n");
+	if (write(2, line, len) < 0) {
+		/* nothing more to do: the status says it */
+	}
+	_exit(128 + sig);
+}
+
+void interrupt_install(const char *prog)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	publish(&prog_text, prog);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	/* SA_ONSTACK: the signal may land on a Go thread, whose stack is small */
+	sa.sa_flags = SA_ONSTACK;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+		struct sigaction old;
+		/* a signal the caller ignores (nohup, a shell's background job)
+		 * stays ignored */
+		if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(signals[i], &sa, NULL);
+	}
+}
+
+void interrupt_doing(const char *what)
+{
+	publish(&doing, what);
+}
+
+void interrupt_child(pid_t pid)
+{
+	child = pid;
+}
+
+void interrupt_tempfile(const char *path)
+{
+	publish(&tempfile, path);
+}

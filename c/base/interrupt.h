@@ -1,0 +1,27 @@
+/* base/interrupt.h — what SIGINT, SIGTERM and SIGHUP do to a driver: the
+ * running child launch (its whole process group) is killed and reaped, the
+ * temporary file of a save in progress is removed, one line on stderr says
+ * what was interrupted, and the process exits 128 + the signal number.
+ *
+ * The handler only reads what the functions below publish, each a value or
+ * a buffer switched in whole (async-signal-safe, whichever thread gets the
+ * signal). */
+#ifndef CGOCOST_BASE_INTERRUPT_H
+#define CGOCOST_BASE_INTERRUPT_H
+
+#include <sys/types.h>
+
+/* Installs the handler for SIGINT, SIGTERM and SIGHUP; prog starts the line. */
+void interrupt_install(const char *prog);
+
+/* What the process is doing, for the line: "launch 3 of 20 (bench async)". */
+void interrupt_doing(const char *what);
+
+/* The child launch now running, the leader of its own process group (0:
+ * none). */
+void interrupt_child(pid_t pid);
+
+/* A temporary file to remove if interrupted (NULL: none). */
+void interrupt_tempfile(const char *path);
+
+#endif

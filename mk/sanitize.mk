@@ -1,0 +1,40 @@
+# The C driver, c/preload and the unit tests built with AddressSanitizer and
+# UndefinedBehaviorSanitizer into build/sanitize/, then the cmocka tests and
+# the integration tests run against those binaries (docs/methodology.md,
+# "Sanitizers", says what is checked and why).
+#
+#   make sanitize   build and run (part of make test)
+#
+# ASan replaces malloc, so the runs that swap it (--malloc, --allocators,
+# --count-allocs) cannot run under it: the tests skip them when
+# CGOCOST_SANITIZER=address, and run them against a UBSan-only build in
+# build/sanitize/ubsan/. The Go plugin is not rebuilt: cgo's own C is
+# compiled by go build, not with these flags, so build/'s libmock is copied.
+
+SAN_BUILD := $(BUILD)/sanitize
+SAN_UB_BUILD := $(SAN_BUILD)/ubsan
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
+# detect_leaks=1 with the suppressions of tests/sanitize/lsan.supp (C memory
+# Go code allocates is Go's); verify_asan_link_order=0 for the preloads the
+# driver may re-execute with.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+SAN_ALLOC_TESTS := Allocat|Allocs|Malloc|Signals
+
+.PHONY: sanitize
+TEST_EXTRA += sanitize
+
+sanitize: $(BUILD)/libmock.a $(BUILD)/libmock.so ## the driver, preload and unit tests under ASan+UBSan, then their tests
+	@mkdir -p $(SAN_BUILD) $(SAN_UB_BUILD)
+	@cp -p $(BUILD)/libmock.a $(BUILD)/libmock.so $(BUILD)/libmock.h $(BUILD)/.modules $(SAN_BUILD)/
+	@cp -p $(BUILD)/libmock.a $(BUILD)/libmock.so $(BUILD)/libmock.h $(BUILD)/.modules $(SAN_UB_BUILD)/
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS='$(SAN_FLAGS) -fsanitize=address,undefined' \
+		all $(patsubst $(BUILD)/%,$(SAN_BUILD)/%,$(UNIT_BINS))
+	@$(MAKE) --no-print-directory BUILD=$(SAN_UB_BUILD) CFLAGS='$(SAN_FLAGS) -fsanitize=undefined' all
+	$(SAN_ENV) $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) test-unit
+	$(SAN_ENV) CGOCOST_SANITIZER=address CGOCOST_BUILD=$(abspath $(SAN_BUILD)) \
+		$(GOCMD) test -count=1 ./tests/integration/...
+	$(SAN_ENV) CGOCOST_SANITIZER=undefined CGOCOST_BUILD=$(abspath $(SAN_UB_BUILD)) \
+		$(GOCMD) test -count=1 -run '$(SAN_ALLOC_TESTS)' ./tests/integration/...
+	@echo "sanitize: unit and integration tests passed under ASan+UBSan, the allocator swaps under UBSan"

@@ -1,0 +1,383 @@
+package integration
+
+// What a hostile or unlucky user meets: write errors on stdout, signals in
+// the middle of a run, FIFOs and devices, corrupt samples, bad paths. Every
+// case is refused with its exit status and a one-line message, before
+// anything is measured where that can be known, and no process of the run
+// outlives it.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// runTimeout is run with a deadline: a hang fails the test instead of
+// blocking it.
+func runTimeout(t *testing.T, d time.Duration, exe string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Dir = t.TempDir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("%s %v: still running after %v (hangs)", exe, args, d)
+	}
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("%s %v: %v", exe, args, err)
+	}
+	return result{out.String(), errb.String(), code}
+}
+
+// oneLine checks a bad-input refusal: the status, one line naming the
+// problem with the hint to --help, nothing on stdout.
+func oneLine(t *testing.T, r result, code int, want string, args []string) {
+	t.Helper()
+	msg := strings.TrimRight(r.stderr, "\n")
+	if r.code != code || strings.Count(msg, "\n") != 0 || !strings.Contains(msg, want) {
+		t.Errorf("%v: exit %d (want %d), stderr %q (want one line with %q)", args, r.code, code, r.stderr, want)
+	}
+	if code == 2 && !strings.Contains(msg, "--help") {
+		t.Errorf("%v: no hint to --help in %q", args, msg)
+	}
+	if r.stdout != "" {
+		t.Errorf("%v: printed %q on stdout", args, r.stdout)
+	}
+}
+
+// A report that could not be written is a failed run (exit 3), in every
+// format, for --judge and --help too, and with stdout closed.
+func TestWriteErrorsOnStdout(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a.txt"), filepath.Join(tmp, "b.txt")
+	os.WriteFile(a, []byte("100\n101\n102\n"), 0o644)
+	os.WriteFile(b, []byte("100\n101\n103\n"), 0o644)
+	cases := [][]string{
+		{"-n", "2000", "-r", "2"},
+		{"-n", "2000", "-r", "2", "--format", "json"},
+		{"-n", "2000", "-r", "2", "--format", "gobench"},
+		{"-n", "2000", "-r", "2", "--launches", "2"},
+		{"--judge", a, b},
+		{"--help"},
+	}
+	for _, args := range cases {
+		for _, redirect := range []string{">/dev/full", "1>&-"} {
+			cmd := exec.Command("sh", append([]string{"-c", `exec "$0" "$@" ` + redirect, bench}, args...)...)
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			err := cmd.Run()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 3 {
+				t.Errorf("%v %s: %v, want exit 3 (stderr %q)", args, redirect, err, errb.String())
+				continue
+			}
+			// closed stdout is seen at start-up; a write that fails says so
+			if !strings.Contains(errb.String(), "cannot write") &&
+				!(redirect == "1>&-" && strings.Contains(errb.String(), "stdout is closed")) {
+				t.Errorf("%v %s: stderr %q says nothing of stdout", args, redirect, errb.String())
+			}
+		}
+	}
+}
+
+// processesOf lists the processes whose environment carries mark.
+func processesOf(mark string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && bytes.Contains(env, []byte(mark)) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// SIGINT, SIGTERM and SIGHUP in any parent kill and reap its running child
+// launch, remove a half-written baseline and exit 128 + the signal with one
+// line saying what was interrupted; no process of the run is left, and a
+// baseline saved before is intact.
+func TestSignalsLeaveNoProcess(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	parents := map[string][]string{
+		"launches":   {"--launches", "50"},
+		"compare":    {"--compare", "--launches", "20"},
+		"against":    {"--against", bench, "--launches", "20"},
+		"allocators": {"--allocators", "glibc,jemalloc", "--launches", "20"},
+	}
+	signals := map[string]syscall.Signal{"SIGINT": syscall.SIGINT, "SIGTERM": syscall.SIGTERM, "SIGHUP": syscall.SIGHUP}
+	for name, extra := range parents {
+		if name == "allocators" && os.Getenv("CGOCOST_SANITIZER") == "address" {
+			continue // ASan serves malloc itself: this one runs in the UBSan-only build
+		}
+		for sname, sig := range signals {
+			tmp := t.TempDir()
+			keep := filepath.Join(tmp, "base.json")
+			os.WriteFile(keep, []byte("precious"), 0o644)
+			mark := fmt.Sprintf("CGOCOST_TEST_RUN=%s-%s-%d", name, sname, time.Now().UnixNano())
+			args := append([]string{"-n", "400000", "-r", "4", "--warmup", "1000", "--save-baseline", keep}, extra...)
+			cmd := exec.Command(bench, args...)
+			cmd.Env = append(os.Environ(), mark)
+			var errb bytes.Buffer
+			cmd.Stderr = &errb
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// mid-run: once a child launch exists
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				child := false
+				for _, pid := range processesOf(mark) {
+					child = child || pid != cmd.Process.Pid
+				}
+				if child || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
+				t.Errorf("%s %s: %v, want exit %d; stderr %q", name, sname, err, 128+int(sig), errb.String())
+			}
+			msg := strings.TrimRight(errb.String(), "\n")
+			last := msg[strings.LastIndex(msg, "\n")+1:]
+			if !strings.HasPrefix(last, "bench: interrupted by "+sname+" during launch ") {
+				t.Errorf("%s %s: last line %q", name, sname, last)
+			}
+			var left []int
+			for wait := 0; wait < 50; wait++ {
+				if left = processesOf(mark); len(left) == 0 {
+					break
+				}
+				time.Sleep(40 * time.Millisecond)
+			}
+			if len(left) != 0 {
+				t.Errorf("%s %s: processes of the run left: %v", name, sname, left)
+				for _, pid := range left {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+			if data, _ := os.ReadFile(keep); string(data) != "precious" {
+				t.Errorf("%s %s: the old baseline changed: %q", name, sname, data)
+			}
+			if files, _ := os.ReadDir(tmp); len(files) != 1 {
+				t.Errorf("%s %s: files left beside the baseline: %v", name, sname, files)
+			}
+		}
+	}
+}
+
+// A named FIFO nobody writes to, a device or a directory is refused at
+// once; an anonymous pipe (a shell's <(cmd)) is read.
+func TestNonRegularInputFiles(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := filepath.Join(tmp, "a.txt")
+	os.WriteFile(a, []byte("100\n101\n102\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--baseline", fifo}, "not a regular file (a named FIFO)"},
+		{[]string{"--judge", a, fifo}, "not a regular file (a named FIFO)"},
+		{[]string{"--judge", fifo, a}, "not a regular file (a named FIFO)"},
+		{[]string{"--baseline", "/dev/zero"}, "not a regular file (a device)"},
+		{[]string{"--judge", a, "/dev/zero"}, "not a regular file (a device)"},
+		{[]string{"--baseline", tmp}, "not a regular file (a directory)"},
+	}
+	for _, c := range cases {
+		oneLine(t, runTimeout(t, 20*time.Second, bench, c.args...), 2, c.want, c.args)
+	}
+	r := exec.Command("bash", "-c", `"$0" --judge <(seq 100 110) <(seq 200 210)`, bench)
+	if err := r.Run(); err == nil || r.ProcessState.ExitCode() != 1 {
+		t.Errorf("--judge on two process substitutions: %v, want exit 1", err)
+	}
+}
+
+// --judge on a million lines a side ends (the interval there is the
+// distribution-free one); an empty file and hex are bad input.
+func TestJudgeScalesAndRefusesBadFiles(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	write := func(name string, n int, scale float64) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "%.3f\n", scale*(100+float64((i*7919)%1000)/100))
+		}
+		p := filepath.Join(tmp, name)
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base, slow := write("base.txt", 1000000, 1.0), write("slow.txt", 1000000, 1.1)
+	r := runTimeout(t, 5*time.Minute, bench, "--judge", base, slow)
+	if r.code != 1 || !strings.Contains(r.stdout, "Performance has regressed.") || !strings.Contains(r.stdout, "+10.0") {
+		t.Fatalf("1M lines: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	empty := filepath.Join(tmp, "empty.txt")
+	os.WriteFile(empty, nil, 0o644)
+	hex := filepath.Join(tmp, "hex.txt")
+	os.WriteFile(hex, []byte("0x10\n16\n"), 0o644)
+	small := write("small.txt", 10, 1.0)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--judge", small, empty}, "0 samples, a verdict needs at least 2"},
+		{[]string{"--judge", empty, small}, "0 samples"},
+		{[]string{"--judge", small, hex}, "line 1 is not a positive decimal number: '0x10'"},
+		{[]string{"--judge", small, small, "-a"}, "--judge measures nothing"},
+		{[]string{"--judge", small, small, "--compare"}, "--judge measures nothing"},
+	} {
+		oneLine(t, runTimeout(t, time.Minute, bench, c.args...), 2, c.want, c.args)
+	}
+}
+
+// A saved baseline with its samples edited: every corruption is bad input
+// found before anything is measured (stdout stays empty).
+func TestCorruptBaselineSamples(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	good := filepath.Join(tmp, "good.json")
+	args := []string{"-n", "1000", "-r", "2", "--warmup", "100", "--launches", "2"}
+	if r := run(t, bench, nil, append(args, "--save-baseline", good)...); r.code != 0 {
+		t.Fatalf("save: exit %d: %s", r.code, r.stderr)
+	}
+	data, _ := os.ReadFile(good)
+	text := string(data)
+	at := strings.Index(text, `"samples": [`)
+	if at < 0 {
+		t.Fatalf("no samples in %s", text)
+	}
+	for _, c := range []struct{ insert, want string }{
+		{`"7", `, "not an array of numbers"}, {`null, `, "samples[0] is null"}, {`true, `, "not an array of numbers"},
+		{`{}, `, "not an array of numbers"}, {`[], `, "not an array of numbers"}, {`0, `, "samples[0] is zero"},
+		{`-12.5, `, "samples[0] is negative"},
+	} {
+		p := filepath.Join(tmp, "bad.json")
+		edited := text[:at+len(`"samples": [`)] + c.insert + text[at+len(`"samples": [`):]
+		os.WriteFile(p, []byte(edited), 0o644)
+		oneLine(t, run(t, bench, nil, append(args, "--baseline", p)...), 2, c.want, []string{c.insert})
+	}
+	// the version as found
+	p := filepath.Join(tmp, "v.json")
+	os.WriteFile(p, []byte(strings.Replace(text, `"schema_version": 1,`, `"schema_version": 1.5,`, 1)), 0o644)
+	oneLine(t, run(t, bench, nil, append(args, "--baseline", p)...), 2, "schema_version 1.5, this cgocost reads 1", []string{"1.5"})
+	// a baseline that names no cell this run measures compares nothing
+	oneLine(t, run(t, bench, nil, append(args, "--work", "u64", "--baseline", good)...), 2,
+		"nothing would be compared", []string{"--work u64"})
+	// an --against build none of whose cells is this build's
+	r := run(t, bench, nil, append(args, "--against", filepath.Join(dir, "bench-shared"))...)
+	if r.code != 2 || !strings.Contains(r.stderr, "--against") || !strings.Contains(r.stderr, "nothing was compared") {
+		t.Errorf("--against bench-shared: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// Paths that cannot work are bad input before anything is measured.
+func TestBadPathsBeforeMeasuring(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	notExe := filepath.Join(tmp, "script")
+	os.WriteFile(notExe, []byte("#!/bin/sh\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--against", tmp}, "is not an executable file (a directory)"},
+		{[]string{"--against", notExe}, "is not an executable file"},
+		{[]string{"--against", filepath.Join(tmp, "missing")}, "(it does not exist)"},
+		{[]string{"--save-baseline", ""}, "an empty file name"},
+		{[]string{"--save-baseline", "/nonexistent/dir/x.json"}, "No such file or directory"},
+		{[]string{"--save-baseline", tmp}, "is a directory"},
+		{[]string{"--save-baseline", "/proc/cgocost.json"}, "cannot create a file in /proc"},
+		{[]string{"--launches", "1", "--save-baseline", tmp + "/"}, "is a directory"},
+		{[]string{"--allocators", "glibc,,jemalloc"}, "has an empty name"},
+		{[]string{"--help=foo"}, "option --help takes no argument"},
+	} {
+		args := append([]string{"-n", "3000000", "--launches", "3"}, c.args...)
+		oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, c.want, c.args)
+	}
+}
+
+// A save that fails after a multi-launch measurement keeps the report: the
+// directory disappears while the launches run.
+func TestFailedSaveKeepsTheReport(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	sub := filepath.Join(t.TempDir(), "gone")
+	os.Mkdir(sub, 0o755)
+	mark := fmt.Sprintf("CGOCOST_TEST_RUN=save-%d", time.Now().UnixNano())
+	cmd := exec.Command(bench, "-n", "200000", "-r", "4", "--warmup", "1000", "--launches", "4",
+		"--save-baseline", filepath.Join(sub, "base.json"))
+	cmd.Env = append(os.Environ(), mark)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(processesOf(mark)) < 2 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	os.RemoveAll(sub)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(errb.String(), "--save-baseline: ") {
+		t.Fatalf("%v, want exit 3 with the save's error: %s", err, errb.String())
+	}
+	seedLines(t, result{out.String(), errb.String(), 3}, 1, "800000")
+	if !strings.Contains(out.String(), "# time:") {
+		t.Fatalf("the report was thrown away:\n%s", out.String())
+	}
+}
+
+// --count-allocs with --allocators: each launch preloads the counter and
+// its allocator; every cell counts.
+func TestCountAllocsWithAllocators(t *testing.T) {
+	swapsMalloc(t)
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "1000", "-r", "2", "--warmup", "100", "--launches", "2",
+		"--count-allocs", "--allocators", "glibc,jemalloc", "--scenario", "lifecycle", "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stdout, `"c_mallocs_per_iteration": null`); n != 0 {
+		t.Fatalf("%d cells without C allocation counts:\n%s", n, r.stdout)
+	}
+	if n := strings.Count(r.stdout, `"c_mallocs_per_iteration": `); n != 4 {
+		t.Fatalf("%d cells with C allocation counts, want 4 (2 allocators x alloc, reuse)", n)
+	}
+}
