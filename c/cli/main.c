@@ -18,6 +18,7 @@
 #include "measure/plan.h"
 #include "measure/plugin.h"
 #include "measure/record.h"
+#include "measure/sweep.h"
 #include "measure/sysinfo.h"
 #include "model/options.h"
 #include "report/gobench.h"
@@ -90,7 +91,7 @@ static int parse(int argc, char **argv, struct options *o, struct plugin_info *p
 
 static int in_process(const struct options *o)
 {
-	return o->emit_launch || (o->launches == 1 && !o->compare && !o->against);
+	return o->emit_launch || (o->launches == 1 && !o->compare && !o->against && !o->nsweep);
 }
 
 /* measure: in this process, or launch by launch in children, interleaved.
@@ -105,6 +106,13 @@ static int measure(const struct options *o, const struct machine *m, const struc
 
 	if (in_process(o)) {
 		status = measure_here(o, m, pi, d, err, sizeof(err));
+		if (status != EXIT_OK)
+			fprintf(stderr, "%s: %s\n", prog, err);
+		return status;
+	}
+	if (o->nsweep) {
+		record_machine(&mr, m);
+		status = sweep_run(o, &mr, d, err, sizeof(err));
 		if (status != EXIT_OK)
 			fprintf(stderr, "%s: %s\n", prog, err);
 		return status;
@@ -162,6 +170,9 @@ static void report(const struct options *o, const struct doc *d)
 			for (size_t i = 0; i < d->ncells; i++)
 				report_cell_summary(stdout, d, &d->cells[i], 1);
 			report_ratios_text(stdout, d);
+			report_gap_policy_text(stdout, d);
+		} else if (o->nsweep) {
+			report_sweep_text(stdout, d);
 		} else if (o->compare) {
 			report_compare_text(stdout, d);
 		} else if (o->anatomy) {

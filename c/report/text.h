@@ -39,6 +39,14 @@ void report_allocators_text(FILE *out, const struct doc *d);
 /* The comparison against a base and the verdict, when there is one. */
 void report_comparison_text(FILE *out, const struct doc *d);
 
+/* An open-loop cell's latency lines: percentiles, rate asked and achieved,
+ * requests over 1 ms, CPU per event (nothing for other cells). */
+void report_latency_text(FILE *out, const struct cell_rec *c);
+/* Across --gap-us cells: the smallest gap at which latency jumps. */
+void report_gap_policy_text(FILE *out, const struct doc *d);
+/* --sweep-rate: one row per rate, sync and async, and the crossover. */
+void report_sweep_text(FILE *out, const struct doc *d);
+
 /* The warnings a document calls for, as a fixed set of sentences. */
 void report_warnings(FILE *err, const struct doc *d);
 

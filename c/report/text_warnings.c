@@ -35,6 +35,10 @@ void report_warnings(FILE *err, const struct doc *d)
 				"warning: %s%llu of %llu batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
 				who, (unsigned long long)cell->st.stalled_batches,
 				(unsigned long long)cell->st.batches);
+		if (cell->has_latency && cell->latency.achieved_rate < 0.95 * cell->latency.requested_rate)
+			fprintf(err,
+				"warning: %sthe host could not keep up: %.1f requests/s achieved of %g asked; latencies include the backlog; ask for a lower --rate\n",
+				who, cell->latency.achieved_rate, cell->latency.requested_rate);
 		if (cell->reason[0])
 			fprintf(err, "warning: %sasync was requested but is not in effect: %s\n", who, cell->reason);
 	}
