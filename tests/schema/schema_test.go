@@ -135,6 +135,10 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"allocators", nil, fine, bench, []string{"-n", "20000", "--launches", "2", "--allocators", "glibc,jemalloc"}},
 		{"anatomy", nil, fine, bench, []string{"--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2"}},
 		{"bare and event", nil, fine, bench, []string{"-n", "4000", "--work", "bare", "--floors"}},
+		{"rate", nil, fine, bench, []string{"--rate", "2000", "--time", "0.5", "-p", "2", "--warmup", "1000"}},
+		{"rate poisson async", nil, fine, bench, []string{"--rate", "500", "--time", "0.5", "--arrival", "poisson", "-a", "--warmup", "1000"}},
+		{"gap list", nil, fine, bench, []string{"--gap-us", "0,100", "-n", "200", "-a", "--warmup", "1000"}},
+		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "--warmup", "1000"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
