@@ -89,7 +89,7 @@ static const struct optdef table[] = {
 	{.name = "gap-us", .arg = "<list>", .group = GROUP_RUN, .type = T_GAPS, .child = 1,
 	 .help = "closed loop with a fixed idle gap between calls, one cell\nper gap (e.g. 10,100,1000,5000): latency percentiles and\nthe smallest gap at which latency jumps"},
 	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
-	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table"},
+	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table\n(--save-baseline FILE keeps its JSON for make latency's chart)"},
 	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
 	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--compare, --against and baselines)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
@@ -598,6 +598,8 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--sweep-rate sets the rate of each launch itself: not with --rate or --gap-us");
 		return -1;
 	}
+	if (o->nsweep && !options_latency(o))
+		comparing = o->compare || o->anatomy || o->against || o->baseline || o->nallocators; /* a sweep may be saved */
 	if ((options_latency(o) || o->nsweep) && (comparing || o->lifecycle || (o->launches_set && !o->nsweep))) {
 		snprintf(
 			err, errlen,
