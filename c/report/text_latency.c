@@ -108,7 +108,7 @@ void report_sweep_text(FILE *out, const struct doc *d)
 
 	fprintf(out,
 		"# rate sweep: sync and async at each rate, one fresh launch each, interleaved; latency from each request's due time\n");
-	fprintf(out, "# %-9s | %-28s | %-28s | %-17s | %s\n", "rate/s", "sync p50 / p99 / p99.9",
+	fprintf(out, "# %-9s | %-36s | %-36s | %-19s | %s\n", "rate/s", "sync p50 / p99 / p99.9",
 		"async p50 / p99 / p99.9", "cpu-ns/event s / a", "over 1 ms s / a");
 	for (int k = 0; k < o->nsweep; k++) {
 		const struct cell_rec *s = sweep_cell(d, "sync", o->sweep[k]), *a = sweep_cell(d, "async", o->sweep[k]);
@@ -123,7 +123,7 @@ void report_sweep_text(FILE *out, const struct doc *d)
 			 fmt_ns(t[1], 32, s->latency.s.p99), fmt_ns(t[2], 32, s->latency.s.p999));
 		snprintf(al, sizeof(al), "%s / %s / %s", fmt_ns(t[3], 32, a->latency.s.p50),
 			 fmt_ns(t[4], 32, a->latency.s.p99), fmt_ns(t[5], 32, a->latency.s.p999));
-		fprintf(out, "# %-9s | %-28s | %-28s | %7.0f / %-7.0f | %llu / %llu\n", rate, sl, al,
+		fprintf(out, "# %-9s | %-36s | %-36s | %8.0f / %-8.0f | %llu / %llu\n", rate, sl, al,
 			s->latency.cpu_ns_per_event, a->latency.cpu_ns_per_event,
 			(unsigned long long)s->latency.s.over_1ms, (unsigned long long)a->latency.s.over_1ms);
 		if (o->sweep[k] > 0 && a->latency.s.p99 <= s->latency.s.p99) {
