@@ -599,7 +599,8 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (o->nsweep && !options_latency(o))
-		comparing = o->compare || o->anatomy || o->against || o->baseline || o->nallocators; /* a sweep may be saved */
+		comparing = o->compare || o->anatomy || o->against || o->baseline ||
+			    o->nallocators; /* a sweep may be saved */
 	if ((options_latency(o) || o->nsweep) && (comparing || o->lifecycle || (o->launches_set && !o->nsweep))) {
 		snprintf(
 			err, errlen,
