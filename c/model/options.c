@@ -89,7 +89,7 @@ static const struct optdef table[] = {
 	{.name = "gap-us", .arg = "<list>", .group = GROUP_RUN, .type = T_GAPS, .child = 1,
 	 .help = "closed loop with a fixed idle gap between calls, one cell\nper gap (e.g. 10,100,1000,5000): latency percentiles and\nthe smallest gap at which latency jumps"},
 	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
-	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table\n(--save-baseline FILE keeps its JSON for make latency's chart)"},
+	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table\n(-n: the requests of max, default 200000; --save-baseline\nFILE keeps its JSON for make latency's chart)"},
 	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
 	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--compare, --against and baselines)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
@@ -613,10 +613,6 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 	}
 	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep) {
 		snprintf(err, errlen, "--time bounds a --rate or --sweep-rate schedule");
-		return -1;
-	}
-	if (o->time_s > 0 && o->nsweep && o->n_set) {
-		snprintf(err, errlen, "-n and --time both set the number of requests: give one");
 		return -1;
 	}
 	if (o->rate > 0 && o->time_s > 0) {

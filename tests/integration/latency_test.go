@@ -99,10 +99,11 @@ func TestPoissonAndGaps(t *testing.T) {
 	}
 }
 
-// The sweep: sync and async per rate, one table with the crossover line.
+// The sweep: sync and async per rate, one table with the crossover line
+// (its JSON is checked against the schema in tests/schema).
 func TestSweepTable(t *testing.T) {
 	dir := buildDir(t)
-	r := run(t, filepath.Join(dir, "bench"), nil, "--sweep-rate", "200,max", "--time", "0.2", "--warmup", "100")
+	r := run(t, filepath.Join(dir, "bench"), nil, "--sweep-rate", "200,max", "--time", "0.2", "-n", "2000", "--warmup", "100")
 	if r.code != 0 {
 		t.Fatalf("sweep: exit %d\n%s", r.code, r.stderr)
 	}
@@ -110,10 +111,6 @@ func TestSweepTable(t *testing.T) {
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("sweep: no %q in\n%s", want, r.stdout)
 		}
-	}
-	d := latencyJSON(t, "--sweep-rate", "200,max", "--time", "0.2", "--warmup", "100")
-	if len(d.Cells) != 4 {
-		t.Fatalf("sweep: want 4 cells, got %d", len(d.Cells))
 	}
 }
 

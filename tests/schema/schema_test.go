@@ -138,7 +138,7 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"rate", nil, fine, bench, []string{"--rate", "2000", "--time", "0.5", "-p", "2", "--warmup", "1000"}},
 		{"rate poisson async", nil, fine, bench, []string{"--rate", "500", "--time", "0.5", "--arrival", "poisson", "-a", "--warmup", "1000"}},
 		{"gap list", nil, fine, bench, []string{"--gap-us", "0,100", "-n", "200", "-a", "--warmup", "1000"}},
-		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "--warmup", "1000"}},
+		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "-n", "2000", "--warmup", "1000"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
