@@ -16,6 +16,9 @@ enum work { WORK_NOOP = 0, WORK_U64, WORK_STR, WORK_BARE, WORK_EVENT, WORK_COUNT
  * or in the lifecycle a new instance (alloc) or one from a pool (reuse). */
 enum scenario { SCEN_EXTRACT = 0, SCEN_ALLOC, SCEN_REUSE, SCEN_COUNT };
 
+/* How the requests of an open-loop run (--rate) are spaced. */
+enum arrival { ARRIVAL_EVEN = 0, ARRIVAL_POISSON };
+
 /* "noop", "u64", "str". */
 const char *work_name(enum work w);
 /* 0 and *w set, or -1 for an unknown name. */

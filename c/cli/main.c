@@ -26,6 +26,7 @@
 #include "measure/plan.h"
 #include "measure/record.h"
 #include "measure/repeat.h"
+#include "measure/sweep.h"
 #include "measure/symbols.h"
 #include "measure/sysinfo.h"
 #include "model/options.h"
@@ -57,13 +58,13 @@ __attribute__((constructor(101))) static void note_stdout(void)
  * then a reported result (exit 3), never a crash of cgocost. */
 static int in_process(const struct options *o)
 {
-	return o->emit_launch || (o->launches == 1 && !o->compare && !o->against && o->nlibs == 0);
+	return o->emit_launch || (o->launches == 1 && !o->compare && !o->against && o->nlibs == 0 && !o->nsweep);
 }
 
 /* One launch of one cell: reported in full, as the seed's run was. */
 static int single_launch(const struct options *o)
 {
-	return o->launches == 1 && !o->compare && !o->against && !o->nallocators && !o->interference;
+	return o->launches == 1 && !o->compare && !o->against && !o->nallocators && !o->interference && !o->nsweep;
 }
 
 /* "archive" or "shared": where the built-in plugin lives, this executable
@@ -238,6 +239,13 @@ static int measure(const struct options *o, const struct machine *m, struct doc 
 			fprintf(stderr, "%s: %s\n", prog, err);
 		return status;
 	}
+	if (o->nsweep) {
+		record_machine(&mr, m);
+		status = sweep_run(o, &mr, d, err, sizeof(err));
+		if (status != EXIT_OK)
+			fprintf(stderr, "%s: %s\n", prog, err);
+		return status;
+	}
 	if (plan_build(&plan, o, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 		return EXIT_BAD_INPUT;
@@ -298,6 +306,9 @@ static void write_report(FILE *out, const struct options *o, const struct doc *d
 			for (size_t i = 0; i < d->ncells; i++)
 				report_cell_summary(out, d, &d->cells[i], 1);
 			report_ratios_text(out, d);
+			report_gap_policy_text(out, d);
+		} else if (o->nsweep) {
+			report_sweep_text(out, d);
 		} else if (o->compare || o->interference) {
 			report_compare_text(out, d);
 		} else if (o->anatomy) {

@@ -158,7 +158,8 @@ static int measure_scenario(const struct options *o, enum scenario scen, struct 
 			record_cell(cell, &r, o, s, self);
 			cell->nlaunches = 1;
 			if (record_launch(&cell->launches[0], &r, o, f) != 0 ||
-			    record_libraries(&cell->launches[0], s, &r) != 0) {
+			    record_libraries(&cell->launches[0], s, &r) != 0 ||
+			    (options_latency(o) && record_latency(cell, &cell->launches[0], &r, o) != 0)) {
 				snprintf(err, errlen, "out of memory");
 				status = EXIT_RUN_FAILED;
 			}
@@ -202,6 +203,15 @@ int measure_here(const struct options *o, const struct machine *m, struct doc *d
 		status = measure_scenario(o, SCEN_ALLOC, &s, have_floors ? &f : NULL, d, err, errlen);
 		if (status == EXIT_OK)
 			status = measure_scenario(o, SCEN_REUSE, &s, have_floors ? &f : NULL, d, err, errlen);
+	} else if (o->ngaps > 1) {
+		/* one cell per idle gap, in the order given */
+		struct options one = *o;
+		status = EXIT_OK;
+		for (int g = 0; status == EXIT_OK && g < o->ngaps; g++) {
+			one.ngaps = 1;
+			one.gaps_us[0] = o->gaps_us[g];
+			status = measure_scenario(&one, SCEN_EXTRACT, &s, have_floors ? &f : NULL, d, err, errlen);
+		}
 	} else {
 		status = measure_scenario(o, SCEN_EXTRACT, &s, have_floors ? &f : NULL, d, err, errlen);
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "measure/allocs.h"
+#include "measure/schedule.h"
 
 void cell_name(char *buf, size_t len, const char *lib, int async_requested, const char *in_effect, const char *scenario,
 	       const char *work, unsigned plugins, unsigned fields, const char *malloc_name)
@@ -278,5 +279,54 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	l->steal_ns = l->switches_per_1000 = NAN;
 	l->pool_waits = -1;
 	snprintf(l->mode_in_effect, sizeof(l->mode_in_effect), "%s", effect);
+	return 0;
+}
+
+/* What a caller's and a cell's latency records share. */
+static void latency_head(struct latency_rec *l, const struct options *o)
+{
+	int gap = o->rate <= 0;
+
+	snprintf(l->load, sizeof(l->load), "%s", gap ? "gap" : "rate");
+	snprintf(l->arrival, sizeof(l->arrival), "%s", gap ? "" : o->arrival == ARRIVAL_POISSON ? "poisson" : "even");
+	l->requested_rate = gap ? NAN : o->rate;
+	l->gap_us = gap ? (double)o->gaps_us[0] : NAN;
+	l->seed = o->seed;
+	l->cpu_ns_per_event = NAN;
+}
+
+int record_latency(struct cell_rec *c, struct launch_rec *l, const struct run *r, const struct options *o)
+{
+	uint64_t total = 0, at = 0, first = UINT64_MAX, last = 0, *all;
+	size_t len = strlen(c->name);
+
+	for (uint32_t i = 0; i < r->nplugins; i++)
+		total += r->plugins[i].nlatencies;
+	if ((all = malloc((total ? total : 1) * sizeof(*all))) == NULL)
+		return -1;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		const struct plugin_run *p = &r->plugins[i];
+		struct caller_rec *cr = &l->callers[i];
+		memcpy(all + at, p->latencies, p->nlatencies * sizeof(*all));
+		cr->has_latency = 1;
+		latency_head(&cr->latency, o);
+		cr->latency.achieved_rate = schedule_achieved_rate(p->nlatencies, p->open_start_ns, p->open_end_ns);
+		latency_summarize(all + at, p->nlatencies, &cr->latency.s);
+		at += p->nlatencies;
+		if (p->open_start_ns < first)
+			first = p->open_start_ns;
+		if (p->open_end_ns > last)
+			last = p->open_end_ns;
+	}
+	c->has_latency = 1;
+	latency_head(&c->latency, o);
+	c->latency.achieved_rate = schedule_achieved_rate(total, first, last) / (double)r->nplugins;
+	latency_summarize(all, total, &c->latency.s);
+	c->latency.cpu_ns_per_event = l->cpu_ns_per_extraction;
+	free(all);
+	if (o->rate > 0)
+		snprintf(c->name + len, sizeof(c->name) - len, "/rate=%g", o->rate);
+	else
+		snprintf(c->name + len, sizeof(c->name) - len, "/gap-us=%llu", (unsigned long long)o->gaps_us[0]);
 	return 0;
 }

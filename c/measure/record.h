@@ -17,6 +17,11 @@ void record_floors(struct floors_rec *rec, const struct floors *f);
  * memory. f: the floors measured in this launch, or NULL. */
 int record_launch(struct launch_rec *l, const struct run *r, const struct options *o, const struct floors *f);
 
+/* An open-loop run's latencies (run r with options o, its launch l
+ * recorded): each caller's in l, every request together in the cell, whose
+ * name gets /rate=R or /gap-us=G. 0, or -1 when out of memory. */
+int record_latency(struct cell_rec *c, struct launch_rec *l, const struct run *r, const struct options *o);
+
 /* Fills the cell of a run: name, library, versions, mode requested and in
  * effect (verified), and why async is not in effect when it was asked. */
 void record_cell(struct cell_rec *c, const struct run *r, const struct options *o, const struct session *s,

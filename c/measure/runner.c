@@ -15,6 +15,8 @@
 #include "base/status.h"
 #include "measure/allocs.h"
 #include "measure/goruntime.h"
+#include "measure/openloop.h"
+#include "measure/schedule.h"
 #include "measure/sysinfo.h"
 #include "measure/watchdog.h"
 
@@ -276,6 +278,93 @@ static void timed_batches(struct job *j, uint64_t *evt, int *dead)
 	*evt = e;
 }
 
+/* The open loop's view of one caller: the call, the watchdog's due time,
+ * and the calls' own time summed into the batches. */
+struct open_ctx {
+	struct job *j;
+	uint64_t evt0;
+	int st;
+	uint32_t batch;
+	uint64_t in_batch, batch_ns;
+};
+
+static uint64_t open_now(void *ctx)
+{
+	(void)ctx;
+	return now_ns();
+}
+
+static int open_call(void *ctx, uint64_t i)
+{
+	struct open_ctx *c = ctx;
+	c->st = extractor_extract(c->j->x, c->evt0 + i);
+	return c->st != EXTRACT_OK;
+}
+
+/* The watchdog times the request from its due time: one held up by a slow
+ * predecessor is outstanding already. */
+static void open_starting(void *ctx, uint64_t i, uint64_t due_ns)
+{
+	struct open_ctx *c = ctx;
+	(void)i;
+	atomic_store_explicit(&c->j->progress->at_ns, due_ns, memory_order_relaxed);
+}
+
+static void open_ended(void *ctx, uint64_t i, uint64_t service_ns)
+{
+	struct open_ctx *c = ctx;
+	struct series *s = &c->j->pr->batches;
+	(void)i;
+	/* asleep until the next due time is not stuck: out of the watchdog's sight */
+	atomic_store_explicit(&c->j->progress->at_ns, UINT64_MAX, memory_order_relaxed);
+	c->batch_ns += service_ns;
+	if (c->batch < s->nbatches && ++c->in_batch == s->ops[c->batch]) {
+		series_add(s, c->batch, c->batch_ns);
+		c->batch++;
+		c->in_batch = c->batch_ns = 0;
+	}
+}
+
+/* The open-loop requests (--rate, --gap-us) in place of the timed batches. */
+static void open_requests(struct job *j, uint64_t *evt, int *dead)
+{
+	const struct options *o = j->sh->o;
+	struct plugin_run *pr = j->pr;
+	struct open_ctx c = { .j = j, .evt0 = *evt };
+	const struct openloop_ops ops = { .now = open_now,
+					  .wait_until = openloop_wait_until,
+					  .call = open_call,
+					  .starting = open_starting,
+					  .ended = open_ended };
+	struct schedule sched = { 0 };
+	struct openloop_result res;
+
+	if (*dead)
+		return;
+	if ((pr->latencies = calloc(o->n, sizeof(*pr->latencies))) == NULL ||
+	    (o->rate > 0 && schedule_make(&sched, o->n, o->rate, o->arrival, o->seed + pr->index - 1) != 0)) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: out of memory for %llu latencies", pr->index,
+			 (unsigned long long)o->n);
+		*dead = 1;
+		return;
+	}
+	openloop_thread_setup();
+	atomic_store(&j->progress->slack_ns, 0);
+	openloop_run(o->rate > 0 ? &sched : NULL, o->n, o->ngaps ? o->gaps_us[0] * 1000 : 0, &ops, &c, pr->latencies,
+		     &res);
+	schedule_free(&sched);
+	pr->nlatencies = res.served;
+	pr->open_start_ns = res.start_ns;
+	pr->open_end_ns = res.end_ns;
+	atomic_store_explicit(&j->progress->at_ns, now_ns(), memory_order_relaxed);
+	*evt += res.served + (res.status != 0);
+	if (res.status != 0) {
+		fail(pr, "timed", *evt - 1, c.st);
+		*dead = 1;
+	}
+}
+
 static void noise_record(struct plugin_run *pr, const struct thread_snapshot *a, const struct thread_snapshot *b)
 {
 	pr->noise.thread_cpu_ns = b->cpu_ns - a->cpu_ns;
@@ -350,7 +439,10 @@ static void *plugin_thread(void *arg)
 	start_together(j->sh);
 	thread_snapshot_take(&t0s);
 	step(j, PH_BATCHES);
-	timed_batches(j, &evt, &dead);
+	if (options_latency(j->sh->o) && j->sh->scen == SCEN_EXTRACT)
+		open_requests(j, &evt, &dead);
+	else
+		timed_batches(j, &evt, &dead);
 	thread_snapshot_take(&t1s);
 	end_together(j->sh, now_ns());
 	noise_record(j->pr, &t0s, &t1s);
@@ -531,8 +623,10 @@ out:
 void run_free(struct run *r)
 {
 	if (r->plugins)
-		for (uint32_t i = 0; i < r->nplugins; i++)
+		for (uint32_t i = 0; i < r->nplugins; i++) {
 			series_free(&r->plugins[i].batches);
+			free(r->plugins[i].latencies);
+		}
 	free(r->plugins);
 	memset(r, 0, sizeof(*r));
 }

@@ -33,6 +33,10 @@ struct plugin_run {
 	struct noise noise;
 	double median_per_op, slowest_per_op; /* of its batches */
 	uint32_t stalls;		      /* batches 1 ms or more above the median */
+	/* open loop (--rate, --gap-us): each request's latency from its due
+	 * time, in request order; the batches then hold the calls' own time */
+	uint64_t *latencies, nlatencies;
+	uint64_t open_start_ns, open_end_ns; /* first due time, last end */
 	int failed;
 	char error[256];
 };

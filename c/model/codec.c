@@ -481,6 +481,26 @@ static void noise_fields(struct obj *o, void *rec)
 	f_i64n(o, "migrations", &p->migrations);
 }
 
+static void latency_fields(struct obj *o, void *rec)
+{
+	struct latency_rec *l = rec;
+	f_str(o, "load", l->load);
+	f_strn(o, "arrival", l->arrival);
+	f_num(o, "requested_rate", &l->requested_rate);
+	f_num(o, "gap_us", &l->gap_us);
+	f_u64(o, "seed", &l->seed);
+	f_num(o, "achieved_rate", &l->achieved_rate);
+	f_u64(o, "requests", &l->s.n);
+	f_num(o, "p50_ns", &l->s.p50);
+	f_num(o, "p90_ns", &l->s.p90);
+	f_num(o, "p99_ns", &l->s.p99);
+	f_num(o, "p99_9_ns", &l->s.p999);
+	f_num(o, "max_ns", &l->s.max);
+	f_num(o, "mean_ns", &l->s.mean);
+	f_u64(o, "over_1ms", &l->s.over_1ms);
+	f_num(o, "cpu_ns_per_event", &l->cpu_ns_per_event);
+}
+
 static void caller_fields(struct obj *o, void *rec)
 {
 	struct caller_rec *p = rec;
@@ -497,6 +517,8 @@ static void caller_fields(struct obj *o, void *rec)
 	sub(o, "extract_thread", extract_thread_fields, p, NULL);
 	f_bool(o, "async_in_effect", &p->async_in_effect);
 	sub(o, "noise", noise_fields, p, NULL);
+	if (f_opt(o, "latency", &p->has_latency))
+		sub(o, "latency", latency_fields, &p->latency, NULL);
 }
 
 static void c_allocs_fields(struct obj *o, void *rec)
@@ -694,6 +716,8 @@ static void cell_fields(struct obj *o, void *rec)
 		cell_stats_fields(o, &c->st);
 	if (f_opt(o, "vs_glibc", &c->has_vs_glibc))
 		sub(o, "vs_glibc", change_fields, &c->vs_glibc, NULL);
+	if (f_opt(o, "latency", &c->has_latency))
+		sub(o, "latency", latency_fields, &c->latency, NULL);
 }
 
 static void ratio_fields(struct obj *o, void *rec)

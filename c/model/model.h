@@ -19,6 +19,7 @@
 
 #include "model/options.h"
 #include "stats/change.h"
+#include "stats/latency.h"
 #include "stats/stats.h"
 
 #define SCHEMA_VERSION 1
@@ -49,6 +50,19 @@ struct floors_rec {
 	char handoff_why[160]; /* why not ("" when it was measured) */
 };
 
+/* The latency of an open-loop run (--rate, --gap-us): of one caller, or
+ * of a cell (every caller's requests together). */
+struct latency_rec {
+	char load[8];	       /* "rate" (a schedule) or "gap" (a closed loop with an idle gap) */
+	char arrival[8];       /* "even" or "poisson"; "" for a gap */
+	double requested_rate; /* per second per plugin; NAN for a gap */
+	double gap_us;	       /* NAN for a rate */
+	uint64_t seed;	       /* of the Poisson arrivals (plugin i: seed + i - 1) */
+	double achieved_rate;  /* requests per second per plugin */
+	struct latency_summary s;
+	double cpu_ns_per_event; /* process CPU over the run / requests (cell only; NAN per caller) */
+};
+
 struct batch_rec {
 	uint64_t ns, ops;
 };
@@ -69,6 +83,8 @@ struct caller_rec {
 	int async_in_effect;
 	uint64_t thread_cpu_ns, vol_switches, invol_switches;
 	int64_t migrations; /* -1: unknown */
+	int has_latency;
+	struct latency_rec latency;
 };
 
 struct c_allocs_rec {
@@ -171,6 +187,8 @@ struct cell_rec {
 	struct cell_stats st;
 	int has_vs_glibc;
 	struct change_rec vs_glibc;
+	int has_latency; /* an open-loop run: the latency of its (one) launch */
+	struct latency_rec latency;
 };
 
 struct ratio_rec {

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,11 @@ enum opt_type {
 	T_ALLOCATORS, /* a list of allocator names */
 	T_JUDGE,      /* two operands: BASE CUR */
 	T_LIST,	      /* repeatable: const char * array at off, its count at set_off, at most max */
+	T_RATE,	      /* double in (0, max], per second */
+	T_SECONDS,    /* double in (0, max] */
+	T_ARRIVAL,    /* enum arrival */
+	T_GAPS,	      /* a list of idle gaps in us */
+	T_SWEEP,      /* a list of rates, or "max" */
 };
 
 enum { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS, GROUP_PLUGINS };
@@ -56,11 +62,11 @@ static const struct optdef table[] = {
 	 .help = "this help"},
 	{.name = "async", .shortname = 'a', .group = GROUP_RUN, .type = T_FLAG, .off = AT(async), .child = 1,
 	 .help = "ask the SDK for async extraction (default: sync)"},
-	{.shortname = 'n', .arg = "<number>", .group = GROUP_RUN, .type = T_U64, .off = AT(n), .min = 1, .max = OPT_MAX_N, .json = "n", .child = 1,
+	{.shortname = 'n', .arg = "<number>", .group = GROUP_RUN, .type = T_U64, .off = AT(n), SETS(n_set), .min = 1, .max = OPT_MAX_N, .json = "n", .child = 1,
 	 .help = "timed extraction requests per plugin (default 10000)"},
 	{.shortname = 'p', .arg = "<number>", .group = GROUP_RUN, .type = T_INSTANCES, .off = AT(plugins), .json = "plugins", .child = 1,
 	 .help = "plugins running in parallel, one thread each (default 1)"},
-	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
+	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), SETS(batches_set), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
 	 .help = "timed batches the -n requests are split into (default 10)"},
 	{.name = "work", .arg = "<w>", .group = GROUP_RUN, .type = T_WORK, .off = AT(work), .json = "work", .child = 1,
 	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked)"},
@@ -78,6 +84,16 @@ static const struct optdef table[] = {
 	 .help = "pass this plugin_init configuration verbatim instead\nof the one -a/--extra-ns imply (testing: the mode in\neffect is still verified, never taken from it)"},
 	{.name = "stall-timeout", .arg = "<s>", .group = GROUP_RUN, .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1,
 	 .help = "give up (exit 3) when a caller makes no progress\nfor this long plus 20 batches at the warm-up's pace\n(default 20, 0: never)"},
+	{.name = "rate", .arg = "<R>", .group = GROUP_RUN, .type = T_RATE, .off = AT(rate), .child = 1,
+	 .help = "open loop: R requests per second per plugin on a schedule\nfixed before the run; latency percentiles measured from\neach request's due time (-n requests, or --time)"},
+	{.name = "arrival", .arg = "<a>", .group = GROUP_RUN, .type = T_ARRIVAL, .off = AT(arrival), .child = 1,
+	 .help = "even (default) or poisson: exponential gaps drawn from\n--seed (printed)"},
+	{.name = "time", .arg = "<S>", .group = GROUP_RUN, .type = T_SECONDS, .off = AT(time_s), .child = 1,
+	 .help = "with --rate or --sweep-rate: the schedule lasts S seconds\n(-n = R x S)"},
+	{.name = "gap-us", .arg = "<list>", .group = GROUP_RUN, .type = T_GAPS, .child = 1,
+	 .help = "closed loop with a fixed idle gap between calls, one cell\nper gap (e.g. 10,100,1000,5000): latency percentiles and\nthe smallest gap at which latency jumps"},
+	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
+	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table\n(-n: the requests of max, default 200000; --save-baseline\nFILE keeps its JSON for make latency's chart)"},
 	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
 	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--compare, --against and baselines)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
@@ -337,6 +353,88 @@ static int parse_allocators(struct options *o, const char *arg, char *err, size_
 	return 0;
 }
 
+/* A strict positive decimal number (digits, one optional point) within
+ * (0, max]: no sign, exponent, "inf" or "nan". */
+static int parse_positive(const char *name, const char *s, double max, const char *unit, double *out, char *err,
+			  size_t errlen)
+{
+	int digits = 0, points = 0;
+	double v;
+
+	if (s == NULL || *s == '\0') {
+		snprintf(err, errlen, "%s: missing number", name);
+		return -1;
+	}
+	for (const char *c = s; *c; c++) {
+		if (*c >= '0' && *c <= '9') {
+			digits++;
+		} else if (*c == '.' && points++ == 0) {
+		} else {
+			if (*c == '-' && c == s)
+				snprintf(err, errlen, "%s: '%s' is negative", name, s);
+			else
+				snprintf(err, errlen, "%s: '%s' is not a number", name, s);
+			return -1;
+		}
+	}
+	if (digits == 0 || digits > 30) {
+		snprintf(err, errlen, "%s: '%s' is not a number", name, s);
+		return -1;
+	}
+	v = strtod(s, NULL);
+	if (!(v > 0.0)) {
+		snprintf(err, errlen, "%s: '%s' must be more than 0", name, s);
+		return -1;
+	}
+	if (v > max) {
+		snprintf(err, errlen, "%s: '%s' is too large (at most %.0f%s)", name, s, max, unit);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "10,100,1000" into gaps (us), or rates with "max" as 0. */
+static int parse_list(const char *name, const char *arg, int rates, struct options *o, char *err, size_t errlen)
+{
+	const char *p = arg;
+	int n = 0;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char item[40];
+		uint64_t g;
+		double r;
+
+		snprintf(item, sizeof(item), "%.*s", (int)(len < sizeof(item) - 1 ? len : sizeof(item) - 1), p);
+		p += len + (p[len] == ',');
+		if (n == OPT_MAX_LIST) {
+			snprintf(err, errlen, "%s: at most %d entries", name, OPT_MAX_LIST);
+			return -1;
+		}
+		if (rates && strcmp(item, "max") == 0) {
+			o->sweep[n++] = 0;
+		} else if (rates) {
+			if (parse_positive(name, item, OPT_MAX_RATE, " per second", &r, err, errlen))
+				return -1;
+			o->sweep[n++] = r;
+		} else {
+			if (parse_u64(name, item, 0, OPT_MAX_GAP_US, &g, err, errlen))
+				return -1;
+			o->gaps_us[n++] = g;
+		}
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "%s: empty list", name);
+		return -1;
+	}
+	if (rates)
+		o->nsweep = n;
+	else
+		o->ngaps = n;
+	return 0;
+}
+
 /* Applies one option's argument. 0, or -1 with a message. */
 static int apply(const struct optdef *d, struct options *o, const char *arg, uint32_t max_plugins, char *err,
 		 size_t errlen)
@@ -434,6 +532,21 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 		FIELD(o, d, const char *)[(*count)++] = arg;
 		return 0;
 	}
+	case T_RATE:
+		return parse_positive(name, arg, OPT_MAX_RATE, " per second", FIELD(o, d, double), err, errlen);
+	case T_SECONDS:
+		return parse_positive(name, arg, OPT_MAX_TIME_S, " s", FIELD(o, d, double), err, errlen);
+	case T_ARRIVAL:
+		if (strcmp(arg, "even") == 0 || strcmp(arg, "poisson") == 0) {
+			*FIELD(o, d, enum arrival) = strcmp(arg, "poisson") == 0 ? ARRIVAL_POISSON : ARRIVAL_EVEN;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of even, poisson", name, arg);
+		return -1;
+	case T_GAPS:
+		return parse_list(name, arg, 0, o, err, errlen);
+	case T_SWEEP:
+		return parse_list(name, arg, 1, o, err, errlen);
 	}
 	return 0;
 }
@@ -604,10 +717,78 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 	return 0;
 }
 
+int options_latency(const struct options *o)
+{
+	return o->rate > 0 || o->ngaps > 0;
+}
+
+/* --rate, --gap-us, --time and --sweep-rate, against each other and the
+ * rest; -n from --time. 0, or -1 with a message. */
+static int check_latency(struct options *o, char *err, size_t errlen)
+{
+	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators;
+	double n;
+
+	if (o->rate > 0 && o->ngaps) {
+		snprintf(err, errlen, "--rate and --gap-us: an open schedule or a fixed gap, not both");
+		return -1;
+	}
+	if (o->nsweep && (o->rate > 0 || o->ngaps)) {
+		snprintf(err, errlen, "--sweep-rate sets the rate of each launch itself: not with --rate or --gap-us");
+		return -1;
+	}
+	if (o->nsweep && !options_latency(o))
+		comparing = o->compare || o->anatomy || o->against || o->baseline ||
+			    o->nallocators; /* a sweep may be saved */
+	if ((options_latency(o) || o->nsweep) && (comparing || o->lifecycle || (o->launches_set && !o->nsweep))) {
+		snprintf(
+			err, errlen,
+			"--rate, --gap-us and --sweep-rate measure latency in one run of one cell: not with --compare, --anatomy, --against, --baseline, --save-baseline, --allocators, --launches or --scenario lifecycle");
+		return -1;
+	}
+	if (o->arrival == ARRIVAL_POISSON && o->rate <= 0 && !o->nsweep) {
+		snprintf(err, errlen, "--arrival applies to --rate or --sweep-rate only");
+		return -1;
+	}
+	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep) {
+		snprintf(err, errlen, "--time bounds a --rate or --sweep-rate schedule");
+		return -1;
+	}
+	if (o->rate > 0 && o->time_s > 0) {
+		n = floor(o->rate * o->time_s + 0.5);
+		if (o->n_set && (double)o->n != n) {
+			/* a child launch gets both, agreeing */
+			snprintf(err, errlen, "-n and --time both set the number of requests: give one");
+			return -1;
+		}
+		if (n < 1) {
+			snprintf(err, errlen, "--rate %g for --time %g s schedules no request", o->rate, o->time_s);
+			return -1;
+		}
+		if (n > (double)OPT_MAX_SCHEDULED) {
+			snprintf(err, errlen, "--rate %g for --time %g s schedules %.0f requests (at most %llu)",
+				 o->rate, o->time_s, n, (unsigned long long)OPT_MAX_SCHEDULED);
+			return -1;
+		}
+		o->n = (uint64_t)n;
+	}
+	if (options_latency(o) && o->n > OPT_MAX_SCHEDULED) {
+		snprintf(err, errlen, "-n %llu: an open-loop run stores every latency, at most %llu requests",
+			 (unsigned long long)o->n, (unsigned long long)OPT_MAX_SCHEDULED);
+		return -1;
+	}
+	if (options_latency(o) && !o->batches_set && o->batches > o->n)
+		o->batches = (uint32_t)o->n;
+	return 0;
+}
+
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
 			o->interference;
+
+	if (check_latency(o, err, errlen) != 0)
+		return -1;
 
 	if (o->batches > o->n) {
 		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
@@ -829,6 +1010,21 @@ static int child_value(const struct optdef *d, const struct options *o, char *bu
 			return 0;
 		snprintf(buf, len, "%s", *CFIELD(o, d, cstr));
 		return 1;
+	case T_RATE:
+	case T_SECONDS:
+		snprintf(buf, len, "%.17g", *CFIELD(o, d, double));
+		return *CFIELD(o, d, double) > 0;
+	case T_ARRIVAL:
+		snprintf(buf, len, "poisson");
+		return *CFIELD(o, d, enum arrival) == ARRIVAL_POISSON;
+	case T_GAPS: {
+		size_t k = 0;
+		buf[0] = '\0';
+		for (int i = 0; i < o->ngaps && k < len; i++)
+			k += (size_t)snprintf(buf + k, len - k, "%s%llu", i ? "," : "",
+					      (unsigned long long)o->gaps_us[i]);
+		return o->ngaps > 0 && k < len;
+	}
 	case T_CPUS: {
 		size_t k = 0;
 		buf[0] = '\0';

@@ -30,6 +30,13 @@
 #define OPT_MAX_ALLOC_BYTES	     UINT64_C(1073741824)
 #define OPT_MAX_REPEAT_LOAD	     10000
 #define OPT_DEFAULT_PAYLOAD	     64
+#define OPT_MAX_RATE		     10000000.0		/* requests per second per plugin */
+#define OPT_MAX_TIME_S		     86400.0		/* --time: one day */
+#define OPT_MAX_SCHEDULED	     UINT64_C(20000000) /* stored latencies per plugin */
+#define OPT_MAX_GAP_US		     UINT64_C(10000000) /* --gap-us: 10 s */
+#define OPT_MAX_LIST		     16			/* --gap-us and --sweep-rate entries */
+#define OPT_SWEEP_TIME_S	     4.0		/* --sweep-rate: seconds per rate */
+#define OPT_SWEEP_MAX_N		     UINT64_C(200000)	/* --sweep-rate: requests at "max" */
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
@@ -66,7 +73,15 @@ struct options {
 	const char *allocators[OPT_MAX_ALLOCATORS];
 	const char *judge[2]; /* --judge BASE CUR: verdict on two sample files */
 	int emit_launch;      /* internal: a child launch printing its JSON document */
-	int ncpus;	      /* --cpus: how many CPUs were listed (0: no pinning) */
+	double rate;	      /* --rate: open-loop requests per second per plugin; 0: closed loop */
+	enum arrival arrival; /* --arrival: even (default) or poisson */
+	double time_s;	      /* --time: length of the schedule in seconds; 0: from -n */
+	int n_set, batches_set;
+	int ngaps; /* --gap-us: closed loop with these idle gaps, one cell each */
+	uint64_t gaps_us[OPT_MAX_LIST];
+	int nsweep; /* --sweep-rate: rates, 0 standing for "max" */
+	double sweep[OPT_MAX_LIST];
+	int ncpus; /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
 	/* plugin libraries (docs/plugins.md) */
 	const char *libs[OPT_MAX_LIBS]; /* --plugin PATH, repeatable: measured, -p callers each */
@@ -97,6 +112,9 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 /* The conflicts between options, and the defaults that depend on others.
  * 0, or -1 with a message. */
 int options_check(struct options *o, char *err, size_t errlen);
+
+/* The options ask for an open-loop latency run (--rate or --gap-us). */
+int options_latency(const struct options *o);
 
 /* Parses "0,2-3" into cpus; returns the count, or -1 with a message. */
 int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen);

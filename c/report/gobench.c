@@ -24,6 +24,16 @@ void report_gobench(FILE *out, const struct doc *d)
 					c->launches[j].ns_per_extraction, c->launches[j].cpu_ns_per_extraction);
 			continue;
 		}
+		if (c->has_latency) {
+			/* an open-loop cell: one line per caller, its latency as extra metrics */
+			for (size_t j = 0; c->nlaunches && j < c->launches[0].ncallers; j++) {
+				const struct caller_rec *p = &c->launches[0].callers[j];
+				fprintf(out, "%s\t%llu\t%.2f ns/op\t%.0f p50-ns\t%.0f p99-ns\t%.2f cpu-ns/op\n", name,
+					(unsigned long long)p->extractions, p->ns_per_extraction, p->latency.s.p50,
+					p->latency.s.p99, c->latency.cpu_ns_per_event);
+			}
+			continue;
+		}
 		/* one launch: its batches are the samples */
 		for (size_t j = 0; c->nlaunches && j < c->launches[0].ncallers; j++) {
 			const struct caller_rec *p = &c->launches[0].callers[j];

@@ -116,6 +116,7 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 			 (unsigned long long)o->n, o->batches);
 		report_floors_block(out, "# ", title, &l->floors, sync_med, async_med);
 	}
+	report_latency_text(out, c);
 }
 
 static void lifecycle_text(FILE *out, const struct doc *d, const struct cell_rec *c, const struct launch_rec *l)

@@ -45,6 +45,13 @@ void report_comparison_text(FILE *out, const struct doc *d);
 void report_libraries_text(FILE *out, const char *prefix, const struct launch_rec *l);
 /* --repeat-load: outcomes by kind, the first message of each, load costs. */
 void report_repeat_text(FILE *out, const struct doc *d);
+/* An open-loop cell's latency lines: percentiles, rate asked and achieved,
+ * requests over 1 ms, CPU per event (nothing for other cells). */
+void report_latency_text(FILE *out, const struct cell_rec *c);
+/* Across --gap-us cells: the smallest gap at which latency jumps. */
+void report_gap_policy_text(FILE *out, const struct doc *d);
+/* --sweep-rate: one row per rate, sync and async, and the crossover. */
+void report_sweep_text(FILE *out, const struct doc *d);
 
 /* The warnings a document calls for, as a fixed set of sentences. */
 void report_warnings(FILE *err, const struct doc *d);

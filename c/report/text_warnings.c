@@ -20,11 +20,11 @@ void report_warnings(FILE *err, const struct doc *d)
 
 		if (d->ncells > 1)
 			snprintf(who, sizeof(who), "%s: ", cell->name);
-		if (st->n < STATS_MIN_CI_SAMPLES)
+		if (st->n < STATS_MIN_CI_SAMPLES && !cell->has_latency)
 			fprintf(err,
 				"warning: %s%zu samples are too few for a 95%% interval of the median (need >= %d); use more --launches or -r\n",
 				who, st->n, STATS_MIN_CI_SAMPLES);
-		if (st->n > 0 && (double)out / (double)st->n > 0.1)
+		if (st->n > 0 && (double)out / (double)st->n > 0.1 && !cell->has_latency)
 			fprintf(err,
 				"warning: %s%zu of %zu samples are outliers: the machine was noisy; rerun, or use more --launches\n",
 				who, out, st->n);
@@ -33,11 +33,15 @@ void report_warnings(FILE *err, const struct doc *d)
 				"warning: %sthis run spins %zu threads (%zu callers%s) on %d online CPUs: it measures the scheduler as much as the crossing; use fewer plugins or sync\n",
 				who, callers + workers, callers, workers > 0 ? " + the SDK's async workers" : "",
 				d->machine.online_cpus);
-		if (cell->st.stalled_batches > 0)
+		if (cell->st.stalled_batches > 0 && !cell->has_latency) /* the latency lines say more */
 			fprintf(err,
 				"warning: %s%llu of %llu batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
 				who, (unsigned long long)cell->st.stalled_batches,
 				(unsigned long long)cell->st.batches);
+		if (cell->has_latency && cell->latency.achieved_rate < 0.95 * cell->latency.requested_rate)
+			fprintf(err,
+				"warning: %sthe host could not keep up: %.1f requests/s achieved of %g asked; latencies include the backlog; ask for a lower --rate\n",
+				who, cell->latency.achieved_rate, cell->latency.requested_rate);
 		if (cell->reason[0])
 			fprintf(err, "warning: %sasync was requested but is not in effect: %s\n", who, cell->reason);
 	}

@@ -144,6 +144,10 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"two Go runtimes", nil, fine, host, []string{"--plugin", mock, "--plugin", mockB, "-n", "2000", "--launches", "2"}},
 		{"archive with a c-shared plugin", nil, fine, bench, []string{"--plugin", mock, "-n", "2000"}},
 		{"interference", nil, fine, host, []string{"--plugin", mock, "--busy", mockB, "--alloc-bytes", "1024", "--interference", "-n", "2000", "--launches", "1"}},
+		{"rate", nil, fine, bench, []string{"--rate", "2000", "--time", "0.5", "-p", "2", "--warmup", "1000"}},
+		{"rate poisson async", nil, fine, bench, []string{"--rate", "500", "--time", "0.5", "--arrival", "poisson", "-a", "--warmup", "1000"}},
+		{"gap list", nil, fine, bench, []string{"--gap-us", "0,100", "-n", "200", "-a", "--warmup", "1000"}},
+		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "-n", "2000", "--warmup", "1000"}},
 	}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+var modeColor = map[string]color.Color{
+	"sync":  color.RGBA{R: 31, G: 119, B: 180, A: 255},
+	"async": color.RGBA{R: 214, G: 39, B: 40, A: 255},
+}
+
+// The percentiles, told apart by the dash of their line.
+var percentiles = []struct {
+	name   string
+	get    func(point) float64
+	dashes []vg.Length
+}{
+	{"p50", func(p point) float64 { return p.P50 }, nil},
+	{"p99", func(p point) float64 { return p.P99 }, []vg.Length{vg.Points(6), vg.Points(3)}},
+	{"p99.9", func(p point) float64 { return p.P999 }, []vg.Length{vg.Points(2), vg.Points(2)}},
+}
+
+// series returns the scheduled points of one mode by rate, or (max) its
+// back-to-back point, which is drawn apart: its rate is what it achieved.
+func series(points []point, mode string, max bool, get func(point) float64) plotter.XYs {
+	var xy plotter.XYs
+	for _, p := range points {
+		if p.Mode == mode && p.Max == max && get(p) > 0 {
+			xy = append(xy, plotter.XY{X: p.Rate, Y: get(p)})
+		}
+	}
+	sort.Slice(xy, func(i, j int) bool { return xy[i].X < xy[j].X })
+	return xy
+}
+
+func logPlot(title, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "requests per second per plugin (max: back to back, at its achieved rate)"
+	p.Y.Label.Text = ylabel
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// addLine draws the scheduled points joined by a line, and the max point
+// as a lone triangle.
+func addLine(p *plot.Plot, leg *plot.Legend, xy, max plotter.XYs, c color.Color, dashes []vg.Length, label string) error {
+	if len(xy) > 0 {
+		l, s, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width, l.Dashes = c, vg.Points(1.5), dashes
+		s.Color, s.Shape = c, draw.CircleGlyph{}
+		p.Add(l, s)
+		leg.Add(label, l, s)
+	}
+	if len(max) > 0 {
+		s, err := plotter.NewScatter(max)
+		if err != nil {
+			return err
+		}
+		s.Color, s.Shape, s.Radius = c, draw.TriangleGlyph{}, vg.Points(4)
+		p.Add(s)
+	}
+	return nil
+}
+
+func newLegend() plot.Legend {
+	leg := plot.NewLegend()
+	leg.Top = true
+	leg.Left = true
+	leg.ThumbnailWidth = vg.Points(24)
+	leg.TextStyle.Font.Size = vg.Points(9)
+	return leg
+}
+
+// chart draws the two panels, one above the other, as SVG.
+func chart(points []point) ([]byte, error) {
+	lat := logPlot("Extraction latency from each request's due time", "latency (ns)")
+	cpu := logPlot("CPU per event (process CPU over the run / events)", "CPU ns per event")
+	latLeg, cpuLeg := newLegend(), newLegend()
+	for _, mode := range []string{"sync", "async"} {
+		for _, pc := range percentiles {
+			if err := addLine(lat, &latLeg, series(points, mode, false, pc.get), series(points, mode, true, pc.get),
+				modeColor[mode], pc.dashes, mode+" "+pc.name); err != nil {
+				return nil, err
+			}
+		}
+		perEvent := func(p point) float64 { return p.CPUNs }
+		if err := addLine(cpu, &cpuLeg, series(points, mode, false, perEvent), series(points, mode, true, perEvent),
+			modeColor[mode], nil, mode); err != nil {
+			return nil, err
+		}
+	}
+	const width, height, legendW = 10 * vg.Inch, 10 * vg.Inch, 1.6 * vg.Inch
+	canvas := vgsvg.New(width, height)
+	dc := draw.New(canvas)
+	tiles := draw.Tiles{Rows: 2, Cols: 1, PadX: vg.Points(10), PadY: vg.Points(16), PadTop: vg.Points(8), PadBottom: vg.Points(8), PadLeft: vg.Points(8), PadRight: vg.Points(8)}
+	canvases := plot.Align([][]*plot.Plot{{lat}, {cpu}}, tiles, draw.Crop(dc, 0, -legendW, 0, 0))
+	lat.Draw(canvases[0][0])
+	cpu.Draw(canvases[1][0])
+	for i, leg := range []plot.Legend{latLeg, cpuLeg} {
+		area := canvases[i][0]
+		area.Min.X, area.Max.X = width-legendW, width
+		area.Max.Y -= vg.Points(30)
+		leg.Draw(area)
+	}
+	note := draw.TextStyle{Color: color.Gray{Y: 60}, Font: latLeg.TextStyle.Font, XAlign: draw.XLeft, YAlign: draw.YTop, Handler: latLeg.TextStyle.Handler}
+	dc.FillText(note, vg.Point{X: width - legendW, Y: height/2 + vg.Points(40)}, "triangles: max\n(back to back,\nat its achieved\nrate)")
+	var buf bytes.Buffer
+	if _, err := canvas.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("writing the SVG: %v", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,115 @@
+// Command latency draws the chart of a bench rate sweep: latency percentiles
+// (p50, p99, p99.9) against the request rate on log-log axes, sync and async
+// side by side, and the CPU each event cost in a second panel. It reads the
+// JSON document of `bench --sweep-rate LIST --format json` and writes SVG.
+//
+// Usage:
+//
+//	latency [-o build/latency.svg] [sweep.json]
+//
+// With no file it reads standard input. Cells without a latency object are
+// ignored; the "max" point of a sweep (a closed loop) sits at its achieved
+// rate.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	out := flag.String("o", "latency.svg", "the SVG file to write")
+	flag.Parse()
+	in := io.Reader(os.Stdin)
+	if flag.NArg() > 1 {
+		fmt.Fprintln(os.Stderr, "latency: at most one input file")
+		os.Exit(2)
+	}
+	if flag.NArg() == 1 {
+		f, err := os.Open(flag.Arg(0))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "latency:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		in = f
+	}
+	points, err := readSweep(in)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "latency:", err)
+		os.Exit(2)
+	}
+	svg, err := chart(points)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "latency:", err)
+		os.Exit(3)
+	}
+	if err := os.WriteFile(*out, svg, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "latency:", err)
+		os.Exit(3)
+	}
+}
+
+// point is one cell of the sweep: a mode at a rate.
+type point struct {
+	Mode                  string // sync or async, as requested
+	Rate                  float64
+	Max                   bool // the closed loop ("max")
+	P50, P99, P999, CPUNs float64
+}
+
+type document struct {
+	Cells []struct {
+		Name string `json:"name"`
+		Mode struct {
+			Requested string `json:"requested"`
+		} `json:"mode"`
+		Latency *struct {
+			Load          string   `json:"load"`
+			RequestedRate *float64 `json:"requested_rate"`
+			AchievedRate  *float64 `json:"achieved_rate"`
+			P50           *float64 `json:"p50_ns"`
+			P99           *float64 `json:"p99_ns"`
+			P999          *float64 `json:"p99_9_ns"`
+			CPU           *float64 `json:"cpu_ns_per_event"`
+		} `json:"latency"`
+	} `json:"cells"`
+}
+
+func val(p *float64) float64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// readSweep reads the latency cells of a bench document.
+func readSweep(r io.Reader) ([]point, error) {
+	var d document
+	if err := json.NewDecoder(r).Decode(&d); err != nil {
+		return nil, fmt.Errorf("not a bench JSON document: %v", err)
+	}
+	var out []point
+	for _, c := range d.Cells {
+		l := c.Latency
+		if l == nil {
+			continue
+		}
+		p := point{Mode: c.Mode.Requested, P50: val(l.P50), P99: val(l.P99), P999: val(l.P999), CPUNs: val(l.CPU)}
+		if l.Load == "rate" {
+			p.Rate = val(l.RequestedRate)
+		} else {
+			p.Rate, p.Max = val(l.AchievedRate), true
+		}
+		if p.Rate > 0 && p.P50 > 0 {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no latency cells (run bench --sweep-rate ... --format json)")
+	}
+	return out, nil
+}

@@ -1,0 +1,240 @@
+/* Unit tests of the open loop: the schedule (even and Poisson gaps, the
+ * seeded sequence, the achieved rate), latency from the due time on a
+ * synthetic clock (a slow call pushes its successors' latencies up), and
+ * the exact percentiles. Nothing here reads a real clock. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "measure/openloop.h"
+#include "measure/schedule.h"
+#include "model/options.h"
+#include "stats/latency.h"
+
+/* 1..100: the nearest-rank percentile q is the value ceil(100 q). */
+static void test_percentiles_exact(void **state)
+{
+	uint64_t x[100];
+	struct latency_summary s;
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		x[i] = (uint64_t)(100 - i); /* unsorted on purpose */
+	latency_summarize(x, 100, &s);
+	assert_int_equal(s.n, 100);
+	assert_true(s.p50 == 50.0);
+	assert_true(s.p90 == 90.0);
+	assert_true(s.p99 == 99.0);
+	assert_true(s.p999 == 100.0);
+	assert_true(s.max == 100.0);
+	assert_true(s.mean == 50.5);
+	assert_int_equal(s.over_1ms, 0);
+}
+
+/* 1000 values, 0..999 ms: p99.9 is the 999th, 3 exceed 1 ms... and a
+ * single sample is every percentile. */
+static void test_percentiles_thousand(void **state)
+{
+	uint64_t *x = malloc(1000 * sizeof(*x)), one = 7;
+	struct latency_summary s;
+	(void)state;
+	for (int i = 0; i < 1000; i++)
+		x[i] = (uint64_t)i * 1000; /* 0 .. 999 us */
+	x[0] = 5000000;			   /* one at 5 ms */
+	x[1] = 1000001;			   /* one just over 1 ms */
+	x[2] = 1000000;			   /* exactly 1 ms: not over */
+	latency_summarize(x, 1000, &s);
+	assert_int_equal(s.over_1ms, 2);
+	assert_true(s.max == 5000000.0);
+	assert_true(s.p999 == 1000001.0);
+	assert_true(latency_percentile_sorted(x, 1000, 0.5) == 502000.0);
+	latency_summarize(&one, 1, &s);
+	assert_true(s.p50 == 7.0 && s.p999 == 7.0 && s.max == 7.0 && s.mean == 7.0);
+	latency_summarize(NULL, 0, &s);
+	assert_true(isnan(s.p50) && isnan(s.max) && isnan(s.mean));
+	assert_true(isnan(latency_percentile_sorted(x, 1000, 0.0)));
+	free(x);
+}
+
+static void test_schedule_even(void **state)
+{
+	struct schedule s;
+	(void)state;
+	assert_int_equal(schedule_make(&s, 5, 1000.0, ARRIVAL_EVEN, 1), 0);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(s.at_ns[i], i * 1000000);
+	schedule_free(&s);
+	assert_int_equal(schedule_make(&s, 4, 3.0, ARRIVAL_EVEN, 1), 0);
+	assert_int_equal(s.at_ns[1], 333333333);
+	assert_int_equal(s.at_ns[3], 1000000000);
+	schedule_free(&s);
+}
+
+/* Exponential gaps: the same seed gives the same schedule, another seed
+ * another one; the mean gap is 1/rate within a few percent over 100000
+ * draws (deterministic: the seed is fixed), and gaps are not all equal. */
+static void test_schedule_poisson(void **state)
+{
+	struct schedule a, b, c;
+	size_t n = 100000, distinct = 0;
+	double mean;
+	(void)state;
+	assert_int_equal(schedule_make(&a, n, 1000.0, ARRIVAL_POISSON, 42), 0);
+	assert_int_equal(schedule_make(&b, n, 1000.0, ARRIVAL_POISSON, 42), 0);
+	assert_int_equal(schedule_make(&c, n, 1000.0, ARRIVAL_POISSON, 43), 0);
+	assert_memory_equal(a.at_ns, b.at_ns, n * sizeof(*a.at_ns));
+	assert_true(memcmp(a.at_ns, c.at_ns, n * sizeof(*a.at_ns)) != 0);
+	assert_int_equal(a.at_ns[0], 0);
+	for (size_t i = 1; i < n; i++) {
+		assert_true(a.at_ns[i] >= a.at_ns[i - 1]);
+		distinct += a.at_ns[i] - a.at_ns[i - 1] != 1000000;
+	}
+	mean = (double)a.at_ns[n - 1] / (double)(n - 1);
+	assert_true(fabs(mean - 1e6) < 0.02 * 1e6);
+	assert_true(distinct > n / 2);
+	schedule_free(&a);
+	schedule_free(&b);
+	schedule_free(&c);
+}
+
+static void test_achieved_rate(void **state)
+{
+	(void)state;
+	assert_true(schedule_achieved_rate(1000, 5000000000, 6000000000) == 1000.0);
+	assert_true(schedule_achieved_rate(500, 0, 2000000000) == 250.0);
+	assert_true(isnan(schedule_achieved_rate(0, 0, 10)));
+	assert_true(isnan(schedule_achieved_rate(10, 10, 10)));
+}
+
+/* A synthetic clock: waiting jumps to the deadline, a call costs 100 ns,
+ * and call number slow costs 5 ms. */
+struct fake {
+	uint64_t t;
+	uint64_t slow;
+	uint64_t services[16];
+};
+
+static uint64_t fake_now(void *ctx)
+{
+	return ((struct fake *)ctx)->t;
+}
+
+static void fake_wait(void *ctx, uint64_t deadline)
+{
+	struct fake *f = ctx;
+	if (f->t < deadline)
+		f->t = deadline;
+}
+
+static int fake_call(void *ctx, uint64_t i)
+{
+	struct fake *f = ctx;
+	f->t += i == f->slow ? 5000000 : 100;
+	return 0;
+}
+
+static void fake_ended(void *ctx, uint64_t i, uint64_t service_ns)
+{
+	((struct fake *)ctx)->services[i] = service_ns;
+}
+
+/* At 1000/s, request 2 takes 5 ms: requests 3..6 were due while it ran and
+ * carry their wait (4 ms, 3 ms, 2 ms, 1 ms behind, plus their own 100 ns
+ * each); request 7 is on time again. Their own service stays 100 ns. */
+static void test_latency_from_due_time(void **state)
+{
+	struct fake f = { .t = 1000000000, .slow = 2 };
+	const struct openloop_ops ops = {
+		.now = fake_now, .wait_until = fake_wait, .call = fake_call, .ended = fake_ended
+	};
+	struct schedule s;
+	struct openloop_result r;
+	uint64_t lat[10];
+	(void)state;
+	assert_int_equal(schedule_make(&s, 10, 1000.0, ARRIVAL_EVEN, 1), 0);
+	openloop_run(&s, 10, 0, &ops, &f, lat, &r);
+	assert_int_equal(r.served, 10);
+	assert_int_equal(r.start_ns, 1000000000);
+	assert_int_equal(lat[0], 100);
+	assert_int_equal(lat[1], 100);
+	assert_int_equal(lat[2], 5000000);
+	assert_int_equal(lat[3], 4000000 + 100);
+	assert_int_equal(lat[4], 3000000 + 200);
+	assert_int_equal(lat[5], 2000000 + 300);
+	assert_int_equal(lat[6], 1000000 + 400);
+	assert_int_equal(lat[7], 500); /* due at 7 ms, started at 7.0004 ms */
+	assert_int_equal(lat[8], 100);
+	assert_int_equal(f.services[4], 100);
+	assert_int_equal(r.end_ns, 1000000000 + 9000000 + 100);
+	schedule_free(&s);
+}
+
+/* The fixed gap: each call is due gap after the previous one's end, so a
+ * slow call delays the next due time and adds to no other latency. */
+static void test_gap_loop(void **state)
+{
+	struct fake f = { .t = 0, .slow = 1 };
+	const struct openloop_ops ops = { .now = fake_now, .wait_until = fake_wait, .call = fake_call };
+	struct openloop_result r;
+	uint64_t lat[4];
+	(void)state;
+	openloop_run(NULL, 4, 1000, &ops, &f, lat, &r);
+	assert_int_equal(lat[0], 100);
+	assert_int_equal(lat[1], 5000000);
+	assert_int_equal(lat[2], 100);
+	assert_int_equal(r.end_ns, 100 + 1000 + 5000000 + 1000 + 100 + 1000 + 100);
+}
+
+/* Bad input of the open loop is refused by the options (exit 2). */
+static void test_options(void **state)
+{
+	struct options o;
+	char err[512];
+	(void)state;
+	char *ok[] = { "bench", "--rate", "2000", "--time", "1.5", NULL };
+	assert_int_equal(options_parse(&o, 5, ok, 255, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(o.n, 3000);
+	assert_true(options_latency(&o));
+	char *gaps[] = { "bench", "--gap-us", "0,10,5000", NULL };
+	assert_int_equal(options_parse(&o, 3, gaps, 255, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(o.ngaps, 3);
+	assert_int_equal(o.gaps_us[2], 5000);
+	char *sweep[] = { "bench", "--sweep-rate", "100,max", NULL };
+	assert_int_equal(options_parse(&o, 3, sweep, 255, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(o.nsweep, 2);
+	assert_true(o.sweep[1] == 0);
+	const char *bad[][6] = {
+		{ "bench", "--rate", "0" },
+		{ "bench", "--rate", "-1" },
+		{ "bench", "--rate", "1e99" },
+		{ "bench", "--rate", "nan" },
+		{ "bench", "--rate", "99999999" },
+		{ "bench", "--rate", "10", "--gap-us", "5" },
+		{ "bench", "--rate", "10", "--time", "0" },
+		{ "bench", "--time", "1" },
+		{ "bench", "--rate", "10", "--compare" },
+		{ "bench", "--rate", "10", "--anatomy" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int argc = 0;
+		while (argc < 6 && bad[i][argc])
+			argc++;
+		assert_int_equal(options_parse(&o, argc, (char **)bad[i], 255, err, sizeof(err)), PARSE_BAD);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_percentiles_exact), cmocka_unit_test(test_percentiles_thousand),
+		cmocka_unit_test(test_schedule_even),	  cmocka_unit_test(test_schedule_poisson),
+		cmocka_unit_test(test_achieved_rate),	  cmocka_unit_test(test_latency_from_due_time),
+		cmocka_unit_test(test_gap_loop),	  cmocka_unit_test(test_options),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
