@@ -386,6 +386,12 @@ static int parse_positive(const char *name, const char *s, double max, const cha
 		snprintf(err, errlen, "%s: '%s' must be more than 0", name, s);
 		return -1;
 	}
+	if (v < OPT_MIN_POSITIVE) {
+		/* absurd, and a child launch could not be given it without an
+		 * exponent, which the parser refuses (found by fuzzing) */
+		snprintf(err, errlen, "%s: '%s' is too small (at least %g%s)", name, s, OPT_MIN_POSITIVE, unit);
+		return -1;
+	}
 	if (v > max) {
 		snprintf(err, errlen, "%s: '%s' is too large (at most %.0f%s)", name, s, max, unit);
 		return -1;
@@ -859,12 +865,12 @@ static json_t *field_to_json(const struct optdef *d, const struct options *o)
 		return a;
 	}
 	case T_TEXT:
-		return *CFIELD(o, d, const char *) ? json_string(*CFIELD(o, d, const char *)) : json_null();
+		return *CFIELD(o, d, char *) ? json_string(*CFIELD(o, d, char *)) : json_null();
 	case T_LIST: {
 		json_t *a = json_array();
 		int n = *(const int *)(const void *)((const char *)o + d->set_off);
 		for (int i = 0; i < n; i++)
-			json_array_append_new(a, json_string(CFIELD(o, d, const char *)[i]));
+			json_array_append_new(a, json_string(CFIELD(o, d, char *)[i]));
 		return a;
 	}
 	default:
@@ -1055,7 +1061,7 @@ int options_child_args(const struct options *o, char **argv, int max, char *stor
 					return -1;
 				argv[argc++] = store + used;
 				used += (size_t)n + 1;
-				n = snprintf(store + used, storelen - used, "%s", CFIELD(o, d, const char *)[k]);
+				n = snprintf(store + used, storelen - used, "%s", CFIELD(o, d, char *)[k]);
 				if (n < 0 || (size_t)n >= storelen - used)
 					return -1;
 				argv[argc++] = store + used;

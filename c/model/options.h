@@ -30,6 +30,7 @@
 #define OPT_MAX_ALLOC_BYTES	     UINT64_C(1073741824)
 #define OPT_MAX_REPEAT_LOAD	     10000
 #define OPT_DEFAULT_PAYLOAD	     64
+#define OPT_MIN_POSITIVE	     0.001		/* --rate and --time: less is absurd */
 #define OPT_MAX_RATE		     10000000.0		/* requests per second per plugin */
 #define OPT_MAX_TIME_S		     86400.0		/* --time: one day */
 #define OPT_MAX_SCHEDULED	     UINT64_C(20000000) /* stored latencies per plugin */
