@@ -141,7 +141,7 @@ $(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin_fields.h c/base/names.
 COMPARE_ARGS ?=
 compare: $(EXES) ## archive vs shared x sync vs async and the C plugin with the floors, then the anatomy of one extraction
 	$(BUILD)/bench --compare --floors -n 200000 -r 10 --launches 20 $(COMPARE_ARGS)
-	$(BUILD)/bench --anatomy -n 200000 -r 10 --launches 10 $(COMPARE_ARGS)
+	$(BUILD)/bench --anatomy -n 100000 -r 10 --launches 8 $(COMPARE_ARGS)
 
 regress: $(EXES) ## the regression check end to end: baseline, unchanged rerun, +20% on async
 	@sh scripts/regress.sh $(BUILD)/bench

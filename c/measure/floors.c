@@ -192,7 +192,8 @@ int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warm
 	}
 	/* first, and stopped before anything else runs: the reference
 	 * handoff's worker must never spin beside another measurement */
-	if (ref_measure(&f->ref, goruntime_ref_start(), n, batches, warmup, err, errlen) != 0) {
+	if (ref_measure(&f->ref, goruntime_ref_start(), n < REF_MAX_N ? n : REF_MAX_N, batches,
+			warmup < REF_MAX_N ? warmup : REF_MAX_N, err, errlen) != 0) {
 		floors_free(f);
 		return -1;
 	}

@@ -22,6 +22,10 @@
 
 enum ref_step { REF_BARE = 0, REF_EVENT = 1, REF_RESULT = 2 };
 
+/* Handoffs per step at most: three steps at a microsecond each would
+ * otherwise add seconds to every --floors launch. */
+#define REF_MAX_N 50000
+
 /* Shared with the Go worker: plain integers, each group on its own line.
  * The Go side reads and writes them with sync/atomic. */
 struct ref_handoff {
