@@ -222,8 +222,10 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 		}
 		for (; s->nlibs < o->nlibs; s->nlibs++)
 			if ((st = lib_load(&s->libs[s->nlibs], o->libs[s->nlibs], ROLE_MEASURED, o, err, errlen)) !=
-			    EXIT_OK)
+			    EXIT_OK) {
+				s->nlibs++; /* session_close frees what the failed load holds */
 				return st;
+			}
 	}
 	if (o->idle || o->busy) {
 		if ((s->other = calloc(1, sizeof(*s->other))) == NULL) {

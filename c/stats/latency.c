@@ -30,7 +30,8 @@ void latency_summarize(uint64_t *ns, size_t n, struct latency_summary *out)
 
 	out->n = n;
 	out->over_1ms = 0;
-	qsort(ns, n, sizeof(*ns), cmp_u64);
+	if (n > 1) /* qsort wants a valid pointer even for nothing to sort */
+		qsort(ns, n, sizeof(*ns), cmp_u64);
 	for (size_t i = 0; i < n; i++) {
 		sum += ns[i];
 		out->over_1ms += ns[i] > LATENCY_SLOW_NS;
