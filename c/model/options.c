@@ -1019,10 +1019,12 @@ static int child_value(const struct optdef *d, const struct options *o, char *bu
 	case T_RATE:
 	case T_SECONDS:
 		snprintf(buf, len, "%.17g", *CFIELD(o, d, double));
-		return *CFIELD(o, d, double) > 0;
+		/* --time and --arrival shape a --rate schedule: a sweep's
+		 * children get their own (found by fuzzing) */
+		return *CFIELD(o, d, double) > 0 && (d->type == T_RATE || o->rate > 0);
 	case T_ARRIVAL:
 		snprintf(buf, len, "poisson");
-		return *CFIELD(o, d, enum arrival) == ARRIVAL_POISSON;
+		return *CFIELD(o, d, enum arrival) == ARRIVAL_POISSON && o->rate > 0;
 	case T_GAPS: {
 		size_t k = 0;
 		buf[0] = '\0';
