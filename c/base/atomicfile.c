@@ -76,6 +76,17 @@ static int sync_dir(const char *dir)
 	return rc;
 }
 
+/* The mkostemp template of a temporary file beside dir/base:
+ * "dir/.base.XXXXXX", malloc'd; NULL when out of memory. */
+static char *temp_template(const char *dir, const char *base)
+{
+	size_t len = strlen(dir) + strlen(base) + 10; /* "/." + ".XXXXXX" + NUL */
+	char *tmp = malloc(len);
+	if (tmp)
+		snprintf(tmp, len, "%s/.%s.XXXXXX", dir, base);
+	return tmp;
+}
+
 int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
 	if (!path || !*path || (!data && len > 0))
@@ -89,13 +100,11 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 		free(dir);
 		return fail(err, errlen, path, "cannot write", EISDIR);
 	}
-	size_t tlen = strlen(dir) + strlen(base) + 10; /* "/." + ".XXXXXX" + NUL */
-	char *tmp = malloc(tlen);
+	char *tmp = temp_template(dir, base);
 	if (!tmp) {
 		free(dir);
 		return fail(err, errlen, path, "cannot write", ENOMEM);
 	}
-	snprintf(tmp, tlen, "%s/.%s.XXXXXX", dir, base);
 
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
@@ -166,13 +175,11 @@ int atomic_write_check(const char *path, char *err, size_t errlen)
 	}
 	/* what the save will do first: a temporary file beside the target
 	 * (permissions, a read-only filesystem, root or not) */
-	size_t tlen = strlen(dir) + strlen(base) + 10;
-	char *tmp = malloc(tlen);
+	char *tmp = temp_template(dir, base);
 	if (!tmp) {
 		free(dir);
 		return fail(err, errlen, path, "cannot write", ENOMEM);
 	}
-	snprintf(tmp, tlen, "%s/.%s.XXXXXX", dir, base);
 	int fd = mkostemp(tmp, O_CLOEXEC);
 	int e = errno;
 	if (fd >= 0) {
