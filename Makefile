@@ -67,7 +67,7 @@ TEST_EXTRA :=
 
 -include mk/*.mk
 
-.PHONY: all help setup bench compare regress alloc-matrix test clean test-go test-unit test-integration test-format
+.PHONY: all help setup bench compare regress power alloc-matrix test clean test-go test-unit test-integration test-format
 all: $(EXES) $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
 
 help: ## list the targets
@@ -139,9 +139,13 @@ $(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin_fields.h c/base/names.
 # step by step, with the minimal driver beside it. COMPARE_ARGS can add
 # options to both (e.g. --format json).
 COMPARE_ARGS ?=
-compare: $(EXES) ## archive vs shared x sync vs async and the C plugin with the floors, then the anatomy of one extraction
-	$(BUILD)/bench --compare --floors -n 200000 -r 10 --launches 20 $(COMPARE_ARGS)
-	$(BUILD)/bench --anatomy -n 100000 -r 10 --launches 8 $(COMPARE_ARGS)
+compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired blocks, the floors, then the anatomy of one extraction
+	$(BUILD)/bench --compare $(COMPARE_ARGS)
+	$(BUILD)/bench --floors -n 200000 $(COMPARE_ARGS)
+	$(BUILD)/bench --anatomy -n 100000 -r 10 --launches 6 $(COMPARE_ARGS)
+
+power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20)
+	@sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
 
 regress: $(EXES) ## the regression check end to end: baseline, unchanged rerun, +20% on async
 	@sh scripts/regress.sh $(BUILD)/bench

@@ -20,6 +20,7 @@ struct text {
 
 static struct text prog_text, doing, tempfile;
 static volatile sig_atomic_t child;
+static volatile sig_atomic_t slots[INTERRUPT_SLOTS];
 
 static void publish(struct text *t, const char *s)
 {
@@ -44,6 +45,7 @@ static void on_signal(int sig)
 	char line[1024];
 	size_t len = 0;
 	pid_t pid = (pid_t)child;
+	int killed = pid > 0;
 	const char *tmp = tempfile.buf[tempfile.cur], *what = doing.buf[doing.cur];
 
 	if (atomic_flag_test_and_set(&once))
@@ -56,6 +58,16 @@ static void on_signal(int sig)
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
 	}
+	for (int i = 0; i < INTERRUPT_SLOTS; i++)
+		if (slots[i] > 0) {
+			kill(-(pid_t)slots[i], SIGKILL);
+			kill((pid_t)slots[i], SIGKILL);
+			killed = 1;
+		}
+	for (int i = 0; i < INTERRUPT_SLOTS; i++)
+		if (slots[i] > 0)
+			while (waitpid((pid_t)slots[i], NULL, 0) < 0 && errno == EINTR)
+				;
 	if (tmp[0])
 		unlink(tmp);
 	put(line, &len, prog_text.buf[prog_text.cur]);
@@ -65,7 +77,7 @@ static void on_signal(int sig)
 		put(line, &len, " during ");
 		put(line, &len, what);
 	}
-	if (pid > 0)
+	if (killed)
 		put(line, &len, "; the running launch was killed");
 	if (tmp[0])
 		put(line, &len, "; the unfinished save was removed, the old file is kept");
@@ -105,6 +117,12 @@ void interrupt_doing(const char *what)
 void interrupt_child(pid_t pid)
 {
 	child = pid;
+}
+
+void interrupt_child_slot(int slot, pid_t pid)
+{
+	if (slot >= 0 && slot < INTERRUPT_SLOTS)
+		slots[slot] = pid;
 }
 
 void interrupt_tempfile(const char *path)

@@ -21,6 +21,11 @@ void interrupt_doing(const char *what);
  * none). */
 void interrupt_child(pid_t pid);
 
+/* A paired run keeps several children alive at once: slot 0..INTERRUPT_SLOTS
+ * holds one (0: none). The handler kills and reaps them all. */
+#define INTERRUPT_SLOTS 32
+void interrupt_child_slot(int slot, pid_t pid);
+
 /* A temporary file to remove if interrupted (NULL: none). */
 void interrupt_tempfile(const char *path);
 

@@ -16,6 +16,7 @@
 #include "analyse/analysis.h"
 #include "analyse/expect.h"
 #include "analyse/judge.h"
+#include "analyse/paired.h"
 #include "analyse/verdict.h"
 #include "base/atomicfile.h"
 #include "base/interrupt.h"
@@ -23,6 +24,7 @@
 #include "measure/allocs.h"
 #include "measure/library.h"
 #include "measure/measure.h"
+#include "measure/pairs.h"
 #include "measure/plan.h"
 #include "measure/record.h"
 #include "measure/repeat.h"
@@ -250,17 +252,30 @@ static int measure(const struct options *o, const struct machine *m, struct doc 
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 		return EXIT_BAD_INPUT;
 	}
-	status = plan_run(&plan, o, err, sizeof(err));
+	if (o->paired) {
+		memset(d, 0, sizeof(*d));
+		status = pairs_run(&plan, o, &d->paired, err, sizeof(err));
+		d->has_paired = 1;
+	} else {
+		status = plan_run(&plan, o, err, sizeof(err));
+	}
 	if (status == EXIT_BAD_INPUT) {
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 		plan_free(&plan);
 		return status;
 	}
 	record_machine(&mr, m);
-	if (status == EXIT_OK && (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
-				  (o->against && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0))) {
-		snprintf(err, sizeof(err), "out of memory");
-		status = EXIT_RUN_FAILED;
+	if (status == EXIT_OK) {
+		/* plan_document starts d afresh: the paired record is kept aside */
+		struct paired_rec pr = d->paired;
+		int has_paired = d->has_paired;
+		if (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
+		    (o->against && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0)) {
+			snprintf(err, sizeof(err), "out of memory");
+			status = EXIT_RUN_FAILED;
+		}
+		d->paired = pr;
+		d->has_paired = has_paired;
 	}
 	if (status != EXIT_OK)
 		fprintf(stderr, "%s: %s\n", prog, err);
@@ -274,14 +289,20 @@ static int analyse(const struct options *o, struct doc *d, struct doc *base)
 	char err[512];
 
 	if (analyse_document(d, err, sizeof(err)) != 0 ||
-	    (o->against && analyse_document(base, err, sizeof(err)) != 0)) {
+	    (o->against && analyse_document(base, err, sizeof(err)) != 0) ||
+	    analyse_paired(d, o->threshold, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		return EXIT_RUN_FAILED;
 	}
 	if (o->nallocators)
 		compare_allocators(d, o->threshold, o->seed);
-	if ((o->against || o->baseline) && compare_documents(base, d, o->against ? o->against : o->baseline,
-							     o->against != NULL, o->threshold, o->seed) != 0) {
+	if (o->paired && o->against) {
+		if (compare_paired(d, o->against, o->threshold) != 0) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return EXIT_RUN_FAILED;
+		}
+	} else if ((o->against || o->baseline) && compare_documents(base, d, o->against ? o->against : o->baseline,
+								    o->against != NULL, o->threshold, o->seed) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUN_FAILED;
 	}
@@ -307,6 +328,8 @@ static void write_report(FILE *out, const struct options *o, const struct doc *d
 				report_cell_summary(out, d, &d->cells[i], 1);
 			report_ratios_text(out, d);
 			report_gap_policy_text(out, d);
+		} else if (d->has_paired) {
+			report_paired_text(out, d);
 		} else if (o->nsweep) {
 			report_sweep_text(out, d);
 		} else if (o->compare || o->interference) {

@@ -134,6 +134,8 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 		}
 		if (add_build(p, other, o, err, errlen) != 0)
 			return -1;
+		for (int i = p->nself; i < p->nv; i++)
+			p->v[i].base = 1;
 	}
 	return 0;
 }
@@ -143,11 +145,12 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	struct options co = *o;
 	int n;
 
-	/* what differs between variants: the mode, the allocator, the slowdown */
+	/* what differs between variants: the mode, the allocator, the slowdown
+	 * (injected into the build under test only, never the --against base) */
 	co.async = v->async;
 	if (v->work >= 0)
 		co.work = (enum work)v->work;
-	co.extra_ns = o->extra_ns + (v->async ? o->async_extra_ns : 0);
+	co.extra_ns = v->base ? 0 : o->extra_ns + (v->async ? o->async_extra_ns : 0);
 	if (v->malloc_name)
 		co.malloc_name = v->malloc_name;
 	if (v->plugin[0]) {
@@ -219,9 +222,7 @@ static int launch_variant(struct variant *v, const struct options *o, struct doc
 	return status == EXIT_STALLED ? EXIT_RUN_FAILED : status;
 }
 
-/* Adds a child's launches to the variant's cells (the first launch makes
- * them); the cells must be the same, in the same mode, every time. */
-static int merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen)
+int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen)
 {
 	if (child->ncells == 0) {
 		snprintf(err, errlen, "launch of %s printed a document without a cell", v->exe);
@@ -267,7 +268,7 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 			memset(&child, 0, sizeof(child));
 			status = launch_variant(&p->v[i], o, &child, err, errlen);
 			if (status == EXIT_OK)
-				status = merge_launch(&p->v[i], &child, err, errlen);
+				status = plan_merge_launch(&p->v[i], &child, err, errlen);
 			doc_free(&child);
 		}
 	}

@@ -17,6 +17,7 @@ struct variant {
 	int minimal;		 /* build/bench-minimal: the textbook loop, seed lines only */
 	char plugin[PATH_MAX];	 /* "": the options' --plugin; else this one library */
 	int beside;		 /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
+	int base;		 /* the --against build: no injected slowdown reaches it */
 	int stalled;		 /* launches that stalled and were run again */
 	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
 	size_t ncells;
@@ -42,6 +43,10 @@ int plan_document(struct plan *p, int from, int to, const struct machine_rec *m,
 		  struct doc *d);
 
 void plan_free(struct plan *p);
+
+/* Adds a child's launches to the variant's cells (the first launch makes
+ * them); the cells must be the same, in the same mode, every time. */
+int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen);
 
 /* The argument list of a child launch of a variant (NULL-terminated; the
  * strings live in store). */

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/status.h"
 #include "measure/allocs.h"
+#include "measure/blocks.h"
 #include "measure/goruntime.h"
 #include "measure/openloop.h"
 #include "measure/schedule.h"
@@ -225,9 +226,10 @@ static void cold_step(struct job *j, uint64_t *evt, int *dead)
 
 /* Untimed extractions right before timing; the watchdog's slack is 20
  * batches at their pace, since a batch may rightly take long. */
-static void warmup_step(struct job *j, uint64_t *evt, int *dead)
+static double warmup_step(struct job *j, uint64_t *evt, int *dead)
 {
 	uint64_t n = run_warmup(j->sh->o, j->sh->scen), t0 = now_ns();
+	double per = 0;
 
 	for (uint64_t i = 0; !*dead && i < n; i++, (*evt)++) {
 		int st;
@@ -240,9 +242,50 @@ static void warmup_step(struct job *j, uint64_t *evt, int *dead)
 		}
 	}
 	if (n > 0) {
-		double per = (double)(now_ns() - t0) / (double)n;
+		per = (double)(now_ns() - t0) / (double)n;
 		atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per * (double)j->pr->batches.ops[0]));
 	}
+	return per;
+}
+
+/* A paired run's child: blocks on command, in place of the batches. */
+static void served_blocks(struct job *j, uint64_t *evt, double per_op, int *dead)
+{
+	const struct options *o = j->sh->o;
+	struct plugin_run *pr = j->pr;
+	struct block_server b = {
+		.x = j->x,
+		.s = &pr->batches,
+		.at_ns = &j->progress->at_ns,
+		.calls = blocks_calls(o->serve_blocks_ns, o->n, per_op),
+		.async_in_effect =
+			PROBE_KNOWN(&pr->before, PROBE_TID) ? pr->before.tid != (uint64_t)pr->caller_tid : -1,
+	};
+
+	if (*dead)
+		return;
+	/* the caller alone on its CPU, the async worker and the runtime's
+	 * threads on the others: the same placement in every paired process */
+	if (pr->pinned_cpu >= 0 && pin_others_away(pr->caller_tid, pr->pinned_cpu) < 0) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: cannot move the other threads off CPU %d", pr->index,
+			 pr->pinned_cpu);
+		*dead = 1;
+		return;
+	}
+	/* the watchdog's slack: 20 blocks */
+	atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per_op * (double)b.calls));
+	if (blocks_serve(&b, evt) != 0) {
+		if (b.error[0]) {
+			pr->failed = 1;
+			snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, b.error);
+		} else {
+			fail(pr, "timed", b.failed_evt, b.status);
+		}
+		*dead = 1;
+	}
+	pr->lead_in_extractions = b.lead_calls;
+	pr->blocks_cpu_ns = b.cpu_ns;
 }
 
 /* The timed batches: nothing in the loop but the call and its check. */
@@ -385,7 +428,8 @@ static void verify_after(struct job *j)
 	int before, after;
 
 	if (j->sh->scen == SCEN_EXTRACT)
-		want = (run_warmup(o, j->sh->scen) + o->n) * j->x->nfields + j->x->probe_in.num_fields;
+		want = (run_warmup(o, j->sh->scen) + pr->batches.total_ops + pr->lead_in_extractions) * j->x->nfields +
+		       j->x->probe_in.num_fields;
 	if (scenario_probe(j, &pr->after, pr->error, sizeof(pr->error)) != 0) {
 		pr->failed = 1;
 		return;
@@ -423,6 +467,7 @@ static void *plugin_thread(void *arg)
 	struct thread_snapshot t0s, t1s;
 	uint64_t evt = 0;
 	int dead = 0;
+	double per_op;
 
 	if (caller_start(j, &dead) != 0)
 		return NULL;
@@ -435,11 +480,13 @@ static void *plugin_thread(void *arg)
 		dead = 1;
 	}
 	step(j, PH_WARMUP);
-	warmup_step(j, &evt, &dead);
+	per_op = warmup_step(j, &evt, &dead);
 	start_together(j->sh);
 	thread_snapshot_take(&t0s);
 	step(j, PH_BATCHES);
-	if (options_latency(j->sh->o) && j->sh->scen == SCEN_EXTRACT)
+	if (j->sh->o->serve_blocks && j->sh->scen == SCEN_EXTRACT)
+		served_blocks(j, &evt, per_op, &dead);
+	else if (options_latency(j->sh->o) && j->sh->scen == SCEN_EXTRACT)
 		open_requests(j, &evt, &dead);
 	else
 		timed_batches(j, &evt, &dead);
@@ -609,6 +656,11 @@ int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers,
 		goto out;
 	}
 	run_window(r, &sh, pool);
+	if (o->serve_blocks) {
+		/* the window held waits for the parent: only the blocks count */
+		r->wall_ns = r->plugins[0].batches.total_ns;
+		r->process_cpu_ns = r->plugins[0].blocks_cpu_ns;
+	}
 	r->busy_extractions = bj.done;
 	rc = 0;
 out:

@@ -1,6 +1,7 @@
 /* sysinfo.c — reads the machine: CPU model, kernel, CPUs online and allowed. */
 #include "measure/sysinfo.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
@@ -80,6 +81,43 @@ int pin_to_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int pin_others_away(pid_t self, int cpu)
+{
+	cpu_set_t set, process_cpus;
+	DIR *dir;
+	struct dirent *e;
+	int moved = 0;
+
+	/* the caller's own mask is its one CPU: start from the main thread's */
+	if (sched_getaffinity(getpid(), sizeof(process_cpus), &process_cpus) != 0)
+		return -1;
+	CPU_ZERO(&set);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (c != cpu && CPU_ISSET(c, &process_cpus))
+			CPU_SET(c, &set);
+	if (CPU_COUNT(&set) == 0 || (dir = opendir("/proc/self/task")) == NULL)
+		return -1;
+	while ((e = readdir(dir)) != NULL) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (tid > 0 && tid != self && sched_setaffinity(tid, sizeof(set), &set) == 0)
+			moved++;
+	}
+	closedir(dir);
+	return moved;
+}
+
+int first_allowed_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			return c;
+	return -1;
 }
 
 /* Reads a small /proc file into buf with open/read: no stdio, so the

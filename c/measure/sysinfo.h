@@ -22,6 +22,12 @@ pid_t thread_id(void);
 int current_cpu(void);
 /* Pins the calling thread to one CPU; 0 or -1 with errno. */
 int pin_to_cpu(int cpu);
+/* Moves every other thread of this process off CPU cpu (onto the other
+ * CPUs it may use): a paired run's placement, caller alone on its CPU.
+ * Returns how many threads were moved, or -1 (errno) if none could be. */
+int pin_others_away(pid_t self, int cpu);
+/* The first CPU this process may run on; -1 if unknown. */
+int first_allowed_cpu(void);
 
 /* Machine-wide steal ticks (USER_HZ) from /proc/stat; -1 if unknown. */
 int64_t steal_ticks(void);

@@ -19,6 +19,8 @@ struct watchdog {
 	int exit_status;
 	_Atomic int stop;
 	pthread_t thread;
+	pthread_mutex_t mu; /* the tick is a timed wait, so that stop is seen at once */
+	pthread_cond_t cv;
 };
 
 static char dump_buf[1 << 20];
@@ -72,11 +74,21 @@ static void stalled(struct watchdog *w, uint32_t i, uint64_t idle_ns)
 static void *watch(void *arg)
 {
 	struct watchdog *w = arg;
-	struct timespec tick = { 0, 200000000 };
-
 	while (!atomic_load(&w->stop)) {
 		uint64_t now = now_ns();
-		nanosleep(&tick, NULL);
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 200000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_mutex_lock(&w->mu);
+		if (!atomic_load(&w->stop))
+			pthread_cond_timedwait(&w->cv, &w->mu, &until);
+		pthread_mutex_unlock(&w->mu);
+		if (atomic_load(&w->stop))
+			break;
 		for (uint32_t i = 0; i < w->n; i++) {
 			struct progress *p = &w->p[i];
 			uint64_t last = atomic_load_explicit(&p->at_ns, memory_order_relaxed);
@@ -101,6 +113,8 @@ struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout
 				.timeout_ns = (uint64_t)timeout_s * 1000000000u,
 				.phase_names = phase_names,
 				.exit_status = exit_status };
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->cv, NULL);
 	if (pthread_create(&w->thread, NULL, watch, w) != 0) {
 		free(w);
 		return NULL;
@@ -112,7 +126,12 @@ void watchdog_stop(struct watchdog *w)
 {
 	if (w == NULL)
 		return;
+	pthread_mutex_lock(&w->mu);
 	atomic_store(&w->stop, 1);
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->thread, NULL);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->cv);
 	free(w);
 }

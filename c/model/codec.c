@@ -745,6 +745,85 @@ static void comparison_fields(struct obj *o, void *rec)
 	f_bool(o, "regressed", &c->regressed);
 }
 
+static void pair_cell_fields(struct obj *o, void *rec)
+{
+	struct pair_cell_rec *c = rec;
+	f_str(o, "name", c->name);
+	f_str(o, "side", c->side);
+	f_u64(o, "extractions_per_block", &c->per_block);
+	f_nums(o, "block_ns_per_extraction", &c->block_ns, &c->nblocks);
+	f_nums(o, "block_cpu_ns_per_extraction", &c->block_cpu_ns, &c->ncpu);
+	f_nums(o, "lead_in_ns", &c->lead_ns, &c->nlead);
+	f_nums(o, "lead_in_extractions", &c->lead_calls, &c->nleadcalls);
+	f_nums(o, "lead_in_first_call_ns", &c->first_call_ns, &c->nfirst);
+	if (o->c->dir == READ && !o->c->bad &&
+	    (c->ncpu != c->nblocks || c->nlead != c->nblocks || c->nleadcalls != c->nblocks || c->nfirst != c->nblocks))
+		failf(o->c, "the per-block arrays of %s differ in length", c->name);
+}
+
+static void pair_change_fields(struct obj *o, void *rec)
+{
+	change_estimate *ch = rec;
+	char verdict[24];
+
+	snprintf(verdict, sizeof(verdict), "%s", verdict_name(ch->verdict));
+	f_num(o, "low", &ch->lo);
+	f_num(o, "point", &ch->point);
+	f_num(o, "high", &ch->hi);
+	f_num(o, "p", &ch->p);
+	f_num(o, "alpha", &ch->alpha);
+	f_num(o, "threshold", &ch->threshold);
+	f_str(o, "verdict", verdict);
+	if (o->c->dir == READ && !o->c->bad && verdict_parse(verdict, &ch->verdict) != 0)
+		failf(o->c, "verdict '%s' is not one cgocost gives", verdict);
+}
+
+static void pair_ratio_fields(struct obj *o, void *rec)
+{
+	struct pair_ratio_rec *r = rec;
+	int has_change = r->judged;
+
+	f_str(o, "name", r->name);
+	f_int(o, "numerator", &r->num);
+	f_int(o, "denominator", &r->den);
+	f_bool(o, "judged", &r->judged);
+	sub(o, "statistics", summary_fields, &r->st, NULL);
+	sub(o, "cpu_statistics", summary_fields, &r->cpu, NULL);
+	sub(o, "pair_statistics", summary_fields, &r->pairs, NULL);
+	f_num(o, "estimate", &r->estimate);
+	f_num(o, "low", &r->low);
+	f_num(o, "high", &r->high);
+	f_num(o, "coverage", &r->coverage);
+	f_num(o, "half_width_pct", &r->half_width_pct);
+	f_num(o, "signed_rank_p", &r->p);
+	f_num(o, "signed_rank_w_plus", &r->w_plus);
+	f_bool(o, "signed_rank_exact", &r->exact);
+	f_nums(o, "samples", &r->samples, &r->nsamples);
+	if (f_opt(o, "change", &has_change))
+		sub(o, "change", pair_change_fields, &r->ch, NULL);
+}
+
+static void paired_fields(struct obj *o, void *rec)
+{
+	struct paired_rec *p = rec;
+	f_num(o, "block_ms", &p->block_ms);
+	f_num(o, "lead_in_us", &p->lead_in_us);
+	f_num(o, "budget_s", &p->budget_s);
+	f_num(o, "precision_pct", &p->precision_pct);
+	f_num(o, "elapsed_s", &p->elapsed_s);
+	f_num(o, "lead_in_s", &p->lead_s);
+	f_num(o, "timed_s", &p->timed_s);
+	f_u64(o, "order_seed", &p->order_seed);
+	f_u32(o, "rounds", &p->rounds);
+	f_int(o, "caller_cpu", &p->caller_cpu);
+	f_str(o, "stopped_by", p->stopped_by);
+	f_num(o, "generation_s", &p->generation_s);
+	f_nums(o, "generation_rounds", &p->generation_rounds, &p->ngenerations);
+	f_num(o, "startup_s", &p->startup_s);
+	f_list(o, "cells", &p->cells, &p->ncells, pair_cell_fields);
+	f_list(o, "ratios", &p->ratios, &p->nratios, pair_ratio_fields);
+}
+
 #define SAMPLES_BATCHES	 "batches of one launch (not independent: use --launches)"
 #define SAMPLES_LAUNCHES "launch medians (one per fresh process)"
 
@@ -793,12 +872,12 @@ static void schema_version_field(struct obj *o, int *v)
 	}
 	if ((j = get(o, "schema_version", 1)) == NULL)
 		return;
-	if (json_is_integer(j) && json_integer_value(j) == SCHEMA_VERSION) {
-		*v = SCHEMA_VERSION;
+	if (json_is_integer(j) && json_integer_value(j) >= 1 && json_integer_value(j) <= SCHEMA_VERSION) {
+		*v = (int)json_integer_value(j);
 		return;
 	}
 	found = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_ENSURE_ASCII);
-	failf(o->c, "schema_version %.40s, this cgocost reads %d", found ? found : "?", SCHEMA_VERSION);
+	failf(o->c, "schema_version %.40s, this cgocost reads 1 to %d", found ? found : "?", SCHEMA_VERSION);
 	free(found);
 }
 
@@ -825,6 +904,8 @@ static void doc_fields(struct obj *o, void *rec)
 	}
 	if (f_opt(o, "repeat_load", &d->has_repeat))
 		sub(o, "repeat_load", repeat_fields, &d->repeat, NULL);
+	if (f_opt(o, "paired", &d->has_paired))
+		sub(o, "paired", paired_fields, &d->paired, NULL);
 }
 
 json_t *doc_to_json(const struct doc *d)

@@ -22,7 +22,8 @@
 #include "stats/latency.h"
 #include "stats/stats.h"
 
-#define SCHEMA_VERSION 1
+/* 2: the paired section; documents of version 1 are still read. */
+#define SCHEMA_VERSION 2
 #define GENERATOR      "cgocost bench"
 
 #define MODEL_NAME_MAX 256
@@ -237,6 +238,60 @@ struct field_list {
 };
 
 /* The whole document. */
+/* A paired run (--compare, --against): every cell's blocks, in round
+ * order, from one long-lived process per cell. */
+struct pair_cell_rec {
+	char name[MODEL_NAME_MAX]; /* the cell, as in the document's cells (or the base's) */
+	char side[8];		   /* "this", or "against": the --against build */
+	uint64_t per_block;	   /* extractions in each block */
+	double *block_ns;	   /* ns per extraction of each block, one a round */
+	double *block_cpu_ns;	   /* process CPU ns per extraction of each block */
+	double *lead_ns;	   /* the untimed lead-in before each block */
+	double *lead_calls;	   /* its extractions */
+	double *first_call_ns;	   /* its first extraction (the wake-up) */
+	size_t nblocks, ncpu, nlead, nleadcalls, nfirst;
+};
+
+/* A ratio of two cells, one sample a round (numerator block / denominator
+ * block of the same round). */
+struct pair_ratio_rec {
+	char name[MODEL_NAME_MAX];
+	int num, den;		    /* indexes into the paired cells */
+	int judged;		    /* --against: this build's cell over the base's, with a verdict */
+	struct summary_rec st, cpu; /* over generations: the inference */
+	struct summary_rec pairs;   /* over every round of every generation: within-process only */
+	double *samples;	    /* the generations' ratios */
+	size_t nsamples;
+	/* the estimate: Hodges-Lehmann over the generations' log ratios, with
+	 * the signed-rank test's 95% interval (exp'ed back to a ratio) */
+	double estimate, low, high, coverage;
+	double half_width_pct; /* (high - low) / 2 over the estimate, percent */
+	double p, w_plus;      /* Wilcoxon signed-rank on log ratios, two-sided */
+	int exact;
+	change_estimate ch; /* judged: the change, its interval and verdict */
+};
+
+struct paired_rec {
+	double block_ms;	   /* asked for; -n given: 0 (fixed calls) */
+	double lead_in_us;	   /* before every block */
+	double budget_s;	   /* --time */
+	double precision_pct;	   /* --precision; 0: off */
+	double elapsed_s;	   /* from the first block to the last */
+	double lead_s, timed_s;	   /* lead-ins and timed blocks, summed over cells */
+	uint64_t order_seed;	   /* the rounds' random order */
+	uint32_t rounds;	   /* complete rounds (every cell one block) */
+	int caller_cpu;		   /* every caller ran on this CPU, the other threads elsewhere */
+	char stopped_by[16];	   /* "time", "precision" or "launches" (--launches generations done) */
+	double generation_s;	   /* rounds of one generation of children last this long */
+	double *generation_rounds; /* the rounds of each generation (fresh processes) */
+	size_t ngenerations;
+	double startup_s; /* starting and ending the children, summed */
+	struct pair_cell_rec *cells;
+	size_t ncells;
+	struct pair_ratio_rec *ratios;
+	size_t nratios;
+};
+
 struct doc {
 	int schema_version;
 	struct machine_rec machine;
@@ -252,6 +307,8 @@ struct doc {
 	int samples_are_batches; /* one launch: its batches are the samples */
 	int has_repeat;
 	struct repeat_rec repeat;
+	int has_paired;
+	struct paired_rec paired;
 };
 
 /* Frees what the document owns (arrays of cells, launches, samples, ...). */

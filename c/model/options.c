@@ -30,6 +30,8 @@ enum opt_type {
 	T_ARRIVAL,    /* enum arrival */
 	T_GAPS,	      /* a list of idle gaps in us */
 	T_SWEEP,      /* a list of rates, or "max" */
+	T_REAL,	      /* double in (0, max] */
+	T_INTERLEAVE, /* enum interleave */
 };
 
 enum { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS, GROUP_PLUGINS };
@@ -89,7 +91,7 @@ static const struct optdef table[] = {
 	{.name = "arrival", .arg = "<a>", .group = GROUP_RUN, .type = T_ARRIVAL, .off = AT(arrival), .child = 1,
 	 .help = "even (default) or poisson: exponential gaps drawn from\n--seed (printed)"},
 	{.name = "time", .arg = "<S>", .group = GROUP_RUN, .type = T_SECONDS, .off = AT(time_s), .child = 1,
-	 .help = "with --rate or --sweep-rate: the schedule lasts S seconds\n(-n = R x S)"},
+	 .help = "with --rate or --sweep-rate: the schedule lasts S seconds\n(-n = R x S); in a paired run: its time budget\n(default 10)"},
 	{.name = "gap-us", .arg = "<list>", .group = GROUP_RUN, .type = T_GAPS, .child = 1,
 	 .help = "closed loop with a fixed idle gap between calls, one cell\nper gap (e.g. 10,100,1000,5000): latency percentiles and\nthe smallest gap at which latency jumps"},
 	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
@@ -108,14 +110,24 @@ static const struct optdef table[] = {
 	 .help = "store this run (JSON, written atomically)"},
 	{.name = "baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(baseline),
 	 .help = "judge this run against a stored one"},
-	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), .max = 1000, .judge = 1,
-	 .help = "noise band of the verdict (default 5)"},
+	{.name = "interleave", .arg = "<i>", .group = GROUP_COMPARE, .type = T_INTERLEAVE, .off = AT(interleave),
+	 .help = "pairs (the default of --compare and --against): every cell\nruns short blocks in one long-lived process each, one\nblock at a time, in rounds of random order; each ratio is\ntaken within a round. launches: fresh processes, one\nlaunch of each cell a round (--launches; always for\nbaselines, --allocators and -p > 1)"},
+	{.name = "precision", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_REAL, .off = AT(precision_pct), .max = 100,
+	 .help = "paired: stop before --time once every ratio's 95% interval\nis this narrow (half-width, percent; default: off)"},
+	{.name = "block-ms", .arg = "<ms>", .group = GROUP_COMPARE, .type = T_REAL, .off = AT(block_ms), SETS(block_set), .max = OPT_MAX_BLOCK_MS,
+	 .help = "paired: the timed length of a block (default 2); -n N\ngiven: N calls a block instead"},
+	{.name = "lead-in-us", .arg = "<us>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(lead_in_us), SETS(lead_in_set), .max = OPT_MAX_LEAD_IN_US,
+	 .help = "paired: untimed calls this long before every block, so\nthat it starts in steady state (default 1200; excluded\nand reported)"},
+	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), SETS(threshold_set), .max = 1000, .judge = 1,
+	 .help = "noise band of the verdict: default 2 for a paired run,\n5 for every other (baselines, --judge, launches)"},
 	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX, .judge = 1,
 	 .help = "bootstrap seed of the change intervals (default 1)"},
 	{.name = "async-extra-ns", .arg = "<ns>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(async_extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "async_extra_ns",
 	 .help = "--extra-ns for async cells only"},
 	{.name = "emit-launch", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(emit_launch),
 	 .help = NULL /* internal */},
+	{.name = "serve-blocks", .arg = "<ns>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(serve_blocks_ns), SETS(serve_blocks), .max = UINT64_C(1000000000),
+	 .help = NULL /* internal: a paired run's child, blocks on command */},
 	{.name = "scenario", .arg = "<s>", .group = GROUP_OBJECTS, .type = T_SCENARIO, .off = AT(lifecycle), .json = "scenario", .child = 1,
 	 .help = "extract (default) or lifecycle: per iteration a new\nplugin instance (alloc: init, one extraction, destroy)\nvs one from a pool (reuse); both are measured"},
 	{.name = "pool", .arg = "<N>", .group = GROUP_OBJECTS, .type = T_INSTANCES, .off = AT(pool), .json = "pool", .child = 1,
@@ -172,7 +184,9 @@ void options_defaults(struct options *o)
 	o->batches = 10;
 	o->warmup = 10000;
 	o->launches = 1;
-	o->threshold = 0.05;
+	o->threshold = OPT_UNPAIRED_THRESHOLD;
+	o->block_ms = OPT_DEFAULT_BLOCK_MS;
+	o->lead_in_us = OPT_DEFAULT_LEAD_IN_US;
 	o->seed = 1;
 	o->stall_timeout_s = 20;
 	o->payload_size = OPT_DEFAULT_PAYLOAD;
@@ -542,6 +556,15 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 		return parse_positive(name, arg, OPT_MAX_RATE, " per second", FIELD(o, d, double), err, errlen);
 	case T_SECONDS:
 		return parse_positive(name, arg, OPT_MAX_TIME_S, " s", FIELD(o, d, double), err, errlen);
+	case T_REAL:
+		return parse_positive(name, arg, (double)d->max, "", FIELD(o, d, double), err, errlen);
+	case T_INTERLEAVE:
+		if (strcmp(arg, "pairs") == 0 || strcmp(arg, "launches") == 0) {
+			*FIELD(o, d, enum interleave) = arg[0] == 'p' ? INTERLEAVE_PAIRS : INTERLEAVE_LAUNCHES;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
+		return -1;
 	case T_ARRIVAL:
 		if (strcmp(arg, "even") == 0 || strcmp(arg, "poisson") == 0) {
 			*FIELD(o, d, enum arrival) = strcmp(arg, "poisson") == 0 ? ARRIVAL_POISSON : ARRIVAL_EVEN;
@@ -756,8 +779,9 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--arrival applies to --rate or --sweep-rate only");
 		return -1;
 	}
-	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep) {
-		snprintf(err, errlen, "--time bounds a --rate or --sweep-rate schedule");
+	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep && !o->paired) {
+		snprintf(err, errlen,
+			 "--time bounds a --rate or --sweep-rate schedule, or a paired run (--compare, --against)");
 		return -1;
 	}
 	if (o->rate > 0 && o->time_s > 0) {
@@ -788,12 +812,65 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
+const char *options_unpairable(const struct options *o)
+{
+	if (!o->compare && !o->against)
+		return "paired blocks compare cells: they need --compare or --against";
+	if (o->baseline || o->save_baseline)
+		return "a baseline is from another time and cannot be paired: it is judged launch by launch";
+	if (o->anatomy || o->nallocators || o->interference || o->lifecycle)
+		return "--anatomy, --allocators, --interference and the lifecycle run launch by launch";
+	if (options_latency(o) || o->nsweep)
+		return "open-loop latency runs one cell at a time";
+	if (o->plugins != 1 || o->nlibs > 1)
+		return "a paired block has one caller: -p 1 and at most one --plugin";
+	return "";
+}
+
+/* Whether the run pairs its blocks, and the options that only apply to one
+ * kind of run. 0, or -1 with a message. */
+static int check_paired(struct options *o, char *err, size_t errlen)
+{
+	const char *why = options_unpairable(o);
+
+	if (o->interleave == INTERLEAVE_PAIRS && why[0]) {
+		snprintf(err, errlen, "--interleave pairs: %s", why);
+		return -1;
+	}
+	o->paired = o->interleave != INTERLEAVE_LAUNCHES && why[0] == '\0';
+	if (o->paired && o->batches_set) {
+		snprintf(err, errlen, "-r splits -n into batches: a paired run's batches are its blocks (--block-ms, "
+				      "or -n calls a block); --interleave launches runs launch by launch");
+		return -1;
+	}
+	if (!o->paired && (o->precision_pct > 0 || o->block_set || o->lead_in_set)) {
+		snprintf(err, errlen, "--precision, --block-ms and --lead-in-us apply to a paired run (%s)",
+			 o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
+		return -1;
+	}
+	if (o->serve_blocks && (o->compare || o->against || !o->emit_launch)) {
+		snprintf(err, errlen, "--serve-blocks is internal: a paired run's child launch");
+		return -1;
+	}
+	if (o->paired && o->floors) {
+		snprintf(
+			err, errlen,
+			"--floors in a paired run would be measured in every process of every generation: measure them in a run of their own (bench --floors)");
+		return -1;
+	}
+	if (o->paired && o->time_s <= 0)
+		o->time_s = OPT_DEFAULT_PAIRED_TIME_S;
+	if (!o->threshold_set)
+		o->threshold = o->paired ? OPT_PAIRED_THRESHOLD : OPT_UNPAIRED_THRESHOLD;
+	return 0;
+}
+
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
 			o->interference;
 
-	if (check_latency(o, err, errlen) != 0)
+	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0)
 		return -1;
 
 	if (o->batches > o->n) {
@@ -822,7 +899,7 @@ int options_check(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--against and --baseline: judge against one base at a time");
 		return -1;
 	}
-	if (!o->launches_set && comparing)
+	if (!o->launches_set && comparing && !o->paired)
 		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
 	if (o->emit_launch && (comparing || o->launches_set)) {
 		snprintf(err, errlen, "--emit-launch is internal and takes no comparison options");

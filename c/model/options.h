@@ -38,9 +38,19 @@
 #define OPT_MAX_LIST		     16			/* --gap-us and --sweep-rate entries */
 #define OPT_SWEEP_TIME_S	     4.0		/* --sweep-rate: seconds per rate */
 #define OPT_SWEEP_MAX_N		     UINT64_C(200000)	/* --sweep-rate: requests at "max" */
+/* Paired runs (--compare, --against): blocks of one cell then another, in
+ * adjacent slots, judged by the ratio within each pair (docs/methodology.md). */
+#define OPT_DEFAULT_PAIRED_TIME_S    10.0 /* --time of a paired run */
+#define OPT_DEFAULT_BLOCK_MS	     2.0  /* --block-ms */
+#define OPT_DEFAULT_LEAD_IN_US	     1200 /* --lead-in-us */
+#define OPT_MAX_LEAD_IN_US	     1000000
+#define OPT_MAX_BLOCK_MS	     1000
+#define OPT_PAIRED_THRESHOLD	     0.02 /* the noise band of a paired verdict */
+#define OPT_UNPAIRED_THRESHOLD	     0.05 /* of every other verdict */
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
+enum interleave { INTERLEAVE_AUTO = 0, INTERLEAVE_PAIRS, INTERLEAVE_LAUNCHES };
 
 struct options {
 	uint64_t n;	  /* -n: timed extraction requests per plugin */
@@ -64,13 +74,14 @@ struct options {
 	const char *save_baseline; /* --save-baseline: store this run */
 	const char *baseline;	   /* --baseline: judge against a saved run */
 	double threshold;	   /* --threshold: noise band of the verdict, a fraction */
-	uint64_t seed;		   /* --seed: bootstrap seed of the analysis */
-	uint64_t async_extra_ns;   /* --async-extra-ns: slowdown for async cells only */
-	int lifecycle;		   /* --scenario lifecycle: alloc vs reuse of instances */
-	uint32_t pool;		   /* --pool: instances in the reuse pool (default -p) */
-	const char *malloc_name;   /* --malloc: the allocator to preload (canonical name) */
-	int count_allocs;	   /* --count-allocs: count C-side allocations */
-	int nallocators;	   /* --allocators: one cell per allocator, interleaved */
+	int threshold_set;
+	uint64_t seed;		 /* --seed: bootstrap seed of the analysis */
+	uint64_t async_extra_ns; /* --async-extra-ns: slowdown for async cells only */
+	int lifecycle;		 /* --scenario lifecycle: alloc vs reuse of instances */
+	uint32_t pool;		 /* --pool: instances in the reuse pool (default -p) */
+	const char *malloc_name; /* --malloc: the allocator to preload (canonical name) */
+	int count_allocs;	 /* --count-allocs: count C-side allocations */
+	int nallocators;	 /* --allocators: one cell per allocator, interleaved */
 	const char *allocators[OPT_MAX_ALLOCATORS];
 	const char *judge[2]; /* --judge BASE CUR: verdict on two sample files */
 	int emit_launch;      /* internal: a child launch printing its JSON document */
@@ -99,7 +110,20 @@ struct options {
 	uint64_t alloc_bytes; /* --alloc-bytes: Go heap bytes the --busy mock allocates per call */
 	uint32_t repeat_load; /* --repeat-load K: K fresh processes load, extract, exit */
 	int interference;     /* --interference: alone, with --busy's library idle, busy; sync, async */
+	/* paired runs */
+	enum interleave interleave; /* --interleave: pairs or launches (auto: pairs where they apply) */
+	int paired;		    /* derived: this run compares in paired blocks */
+	double precision_pct;	    /* --precision: stop when every ratio's half-width is this small; 0: off */
+	double block_ms;	    /* --block-ms: the length of a block */
+	uint64_t lead_in_us;	    /* --lead-in-us: untimed calls before each block */
+	int lead_in_set, block_set;
+	uint64_t serve_blocks_ns; /* internal: a paired run's child; blocks of this length (0: -n calls) */
+	int serve_blocks;
 };
+
+/* Why this run cannot pair its blocks ("" when it can): the reason given
+ * when --interleave pairs is asked for and refused. */
+const char *options_unpairable(const struct options *o);
 
 void options_defaults(struct options *o);
 

@@ -37,6 +37,8 @@ void report_compare_text(FILE *out, const struct doc *d);
 void report_anatomy_text(FILE *out, const struct doc *d);
 /* --allocators: scenario x allocator, median and interval, change against glibc. */
 void report_allocators_text(FILE *out, const struct doc *d);
+/* A paired run: how it was made, its cells and its ratios over generations. */
+void report_paired_text(FILE *out, const struct doc *d);
 /* The comparison against a base and the verdict, when there is one. */
 void report_comparison_text(FILE *out, const struct doc *d);
 

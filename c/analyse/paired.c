@@ -1,0 +1,132 @@
+/* analyse/paired.c — see paired.h. */
+#include "analyse/paired.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "measure/pairs.h"
+#include "stats/change.h"
+#include "stats/signrank.h"
+#include "stats/stats.h"
+
+/* The per-round ratios of two cells' per-extraction arrays. */
+static double *ratios_of(const double *num, const double *den, size_t n)
+{
+	double *x = malloc((n + 1) * sizeof(double));
+	if (x == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		x[i] = num[i] / den[i];
+	return x;
+}
+
+/* The statistics of one ratio: the generations' ratios are the samples
+ * (each the median of its rounds); the rounds pooled are shown beside them,
+ * for the precision within one process. */
+static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, double threshold)
+{
+	const struct pair_cell_rec *a = &p->cells[r->num], *b = &p->cells[r->den];
+	size_t n = a->nblocks < b->nblocks ? a->nblocks : b->nblocks, g = p->ngenerations;
+	double *pairs = ratios_of(a->block_ns, b->block_ns, n);
+	double *x = malloc((g + 1) * sizeof(double)), *cpu = malloc((g + 1) * sizeof(double));
+	double *logs = malloc((g + 1) * sizeof(double));
+	struct signrank sr;
+	struct signrank_ci ci;
+	int rc = -1;
+
+	if (pairs == NULL || x == NULL || cpu == NULL || logs == NULL ||
+	    pairs_generation_ratios(p, r, a->block_ns, b->block_ns, x) != 0 ||
+	    pairs_generation_ratios(p, r, a->block_cpu_ns, b->block_cpu_ns, cpu) != 0)
+		goto out;
+	for (size_t i = 0; i < g; i++)
+		logs[i] = log(x[i]);
+	snprintf(r->st.unit, sizeof(r->st.unit), "ratio");
+	snprintf(r->cpu.unit, sizeof(r->cpu.unit), "ratio");
+	snprintf(r->pairs.unit, sizeof(r->pairs.unit), "ratio");
+	if (stats_summarize(x, g, &r->st.s) != 0 || stats_summarize(cpu, g, &r->cpu.s) != 0 ||
+	    stats_summarize(pairs, n, &r->pairs.s) != 0 || signrank_test(logs, g, &sr) != 0 ||
+	    signrank_interval(logs, g, 0.95, &ci) != 0)
+		goto out;
+	r->estimate = exp(ci.point);
+	r->low = exp(ci.lo);
+	r->high = exp(ci.hi);
+	r->coverage = ci.coverage;
+	r->half_width_pct = 100.0 * (r->high - r->low) / 2.0 / r->estimate;
+	r->p = sr.p;
+	r->w_plus = sr.w_plus;
+	r->exact = sr.exact;
+	free(r->samples);
+	r->samples = x;
+	r->nsamples = g;
+	x = NULL;
+	if (r->judged) {
+		memset(&r->ch, 0, sizeof(r->ch));
+		r->ch.point = r->estimate - 1.0;
+		r->ch.lo = r->low - 1.0;
+		r->ch.hi = r->high - 1.0;
+		r->ch.p = r->p;
+		r->ch.alpha = VERDICT_ALPHA;
+		r->ch.threshold = threshold;
+		r->ch.verdict = compare_verdict(r->ch.lo, r->ch.hi, r->ch.p, VERDICT_ALPHA, threshold);
+	}
+	rc = 0;
+out:
+	free(pairs);
+	free(x);
+	free(cpu);
+	free(logs);
+	return rc;
+}
+
+int analyse_paired(struct doc *d, double threshold, char *err, size_t errlen)
+{
+	struct paired_rec *p = &d->paired;
+
+	if (!d->has_paired)
+		return 0;
+	for (size_t k = 0; k < p->nratios; k++) {
+		struct pair_ratio_rec *r = &p->ratios[k];
+		if (r->num < 0 || r->den < 0 || (size_t)r->num >= p->ncells || (size_t)r->den >= p->ncells) {
+			snprintf(err, errlen, "paired ratio %s names a cell that is not there", r->name);
+			return -1;
+		}
+		if (analyse_ratio(p, r, threshold) != 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int compare_paired(struct doc *d, const char *against, double threshold)
+{
+	struct comparison_rec *cmp = &d->comparison;
+
+	memset(cmp, 0, sizeof(*cmp));
+	d->has_comparison = 1;
+	snprintf(cmp->against, sizeof(cmp->against), "%s", against);
+	cmp->same_time = 1;
+	cmp->machine_key_matches = 1;
+	cmp->threshold = threshold;
+	cmp->alpha = VERDICT_ALPHA;
+	for (size_t k = 0; k < d->paired.nratios; k++) {
+		const struct pair_ratio_rec *r = &d->paired.ratios[k];
+		struct change_rec *c;
+		if (!r->judged)
+			continue;
+		if ((c = model_append((void **)&cmp->changes, &cmp->nchanges, sizeof(*cmp->changes))) == NULL)
+			return -1;
+		snprintf(c->scenario, sizeof(c->scenario), "%s", r->name);
+		snprintf(c->kind, sizeof(c->kind), "pair");
+		c->gated = 1;
+		c->ch = r->ch;
+		c->base_n = c->n = r->nsamples;
+		if (format_change(c->line, sizeof(c->line), &c->ch) < 0)
+			snprintf(c->line, sizeof(c->line), "change: n/a");
+		if (c->ch.verdict == VERDICT_REGRESSED)
+			cmp->regressed = 1;
+	}
+	return 0;
+}

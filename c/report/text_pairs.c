@@ -1,0 +1,94 @@
+/* report/text_pairs.c — the text of a paired run (--compare, --against): how
+ * the run was made (generations, rounds, blocks, lead-ins, placement, what
+ * stopped it), the cells, and every ratio with its interval over
+ * generations beside the precision within one process. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/format.h"
+#include "report/text.h"
+#include "stats/stats.h"
+
+static double median_of(const double *x, size_t n)
+{
+	return n ? stats_median(x, n) : NAN;
+}
+
+static void how_text(FILE *out, const struct paired_rec *p)
+{
+	double first = 0, calls = 0;
+	size_t blocks = 0;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		first = fmax(first, median_of(p->cells[i].first_call_ns, p->cells[i].nfirst));
+		calls += p->cells[i].nleadcalls ? stats_median(p->cells[i].lead_calls, p->cells[i].nleadcalls) : 0;
+		blocks += p->cells[i].nblocks;
+	}
+	fprintf(out,
+		"paired run: %zu cells, each in one process a generation; %zu generations of fresh processes, "
+		"%u rounds, %zu blocks; stopped by %s after %.2f s (--time %g%s%s)\n",
+		p->ncells, p->ngenerations, p->rounds, blocks, p->stopped_by, p->elapsed_s, p->budget_s,
+		p->precision_pct > 0 ? ", --precision " : "", p->precision_pct > 0 ? "set" : "");
+	if (p->block_ms > 0)
+		fprintf(out, "  blocks: %.3g ms timed each", p->block_ms);
+	else
+		fprintf(out, "  blocks: -n extractions each");
+	fprintf(out, "; a round runs every cell once, in a random order (seed %llu)\n",
+		(unsigned long long)p->order_seed);
+	fprintf(out,
+		"  lead-ins (untimed, excluded): %.0f us or more before every block; the slowest cell's median first "
+		"call %.0f us (an async worker waking from its sleep)\n",
+		p->lead_in_us, first / 1e3);
+	fprintf(out, "  time: %.2f s timed, %.2f s in lead-ins, %.2f s starting and ending processes\n", p->timed_s,
+		p->lead_s, p->startup_s);
+	fprintf(out,
+		"  placement: every caller on CPU %d, every other thread of its process (the async worker among them) "
+		"on the other CPUs\n",
+		p->caller_cpu);
+}
+
+static void cells_text(FILE *out, const struct paired_rec *p)
+{
+	char a[32], b[32];
+
+	fprintf(out, "\n%-60s %-8s %12s %12s %8s\n", "cell", "side", "ns/extr.", "cpu-ns/extr.", "calls");
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct pair_cell_rec *c = &p->cells[i];
+		fprintf(out, "%-60s %-8s %12s %12s %8llu\n", c->name, c->side,
+			fmt_ns(a, sizeof(a), median_of(c->block_ns, c->nblocks)),
+			fmt_ns(b, sizeof(b), median_of(c->block_cpu_ns, c->ncpu)), (unsigned long long)c->per_block);
+	}
+	fprintf(out, "  (medians over blocks; an absolute cell is as noisy as the machine: read the ratios)\n");
+}
+
+static void ratios_text(FILE *out, const struct paired_rec *p)
+{
+	fprintf(out, "\n%-44s %26s %7s %6s %7s %8s %22s\n", "ratio", "estimate [95% interval]", "+-%", "gens", "pairs",
+		"p", "within one process");
+	for (size_t k = 0; k < p->nratios; k++) {
+		const struct pair_ratio_rec *r = &p->ratios[k];
+		char est[64], within[64];
+		snprintf(est, sizeof(est), "%.4f [%.4f, %.4f]", r->estimate, r->low, r->high);
+		snprintf(within, sizeof(within), "%.4f [%.4f, %.4f]", r->pairs.s.median, r->pairs.s.ci_lo,
+			 r->pairs.s.ci_hi);
+		fprintf(out, "%-44.44s %26s %7.2f %6zu %7zu %8.3g %22s\n", r->name, est, r->half_width_pct, r->nsamples,
+			r->pairs.s.n, r->p, within);
+	}
+	fprintf(out,
+		"  estimate: Hodges-Lehmann over the generations' ratios (each the median of its rounds), interval and "
+		"p from the Wilcoxon signed-rank test of their logs;\n"
+		"  within one process: the median over every round with its interval, which leaves out how much one "
+		"process differs from the next\n");
+}
+
+void report_paired_text(FILE *out, const struct doc *d)
+{
+	if (!d->has_paired)
+		return;
+	how_text(out, &d->paired);
+	cells_text(out, &d->paired);
+	ratios_text(out, &d->paired);
+	if (d->ncells > 0)
+		report_machine_lines(out, d, &d->cells[0]);
+}

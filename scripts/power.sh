@@ -1,0 +1,96 @@
+#!/bin/sh
+# make power: measures the regression check itself on this machine and ends
+# with one line, exit 0 when the pass rule holds and 1 when it does not.
+#  1. the injection: +5% of the async median, inside Extract of the build
+#     under test only (--async-extra-ns never reaches the --against base);
+#     its true size measured first by a long paired run;
+#  2. N trials of each: A/A (the build against itself: "regressed" is a
+#     false alarm) and A/B (the +5% build against the base: "regressed" is a
+#     hit), paired (the default) and, at about the same time, launch by
+#     launch (--interleave launches, the old method);
+#  3. the precision: the async/sync ratio's and a sync cell's interval
+#     half-width after `bench --compare --time 10`.
+# Pass rule for N trials: false alarms <= max(1, N/20), detections >=
+# floor(0.9 N), median verdict time <= 60 s, ratio half-width <= 1%.
+set -u
+BENCH="${1:-build/bench}"
+N="${2:-20}"
+OUT="$(dirname "$BENCH")/power"
+mkdir -p "$OUT"
+case "$N" in '' | *[!0-9]* | 0) echo "power: TRIALS must be a whole number above 0, not '$N'" >&2; exit 2 ;; esac
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# one verdict: prints "<exit status> <seconds> <change point %>"
+trial() {
+	json="$1"
+	shift
+	t0=$(now)
+	"$BENCH" "$@" --format json >"$json" 2>"$json.err"
+	rc=$?
+	t1=$(now)
+	point=$(jq -r '[.comparison.changes[]? | select(.scenario | contains("mode=async")) | .point][0] // "nan"' "$json" 2>/dev/null)
+	echo "$rc $(elapsed "$t0" "$t1") $(awk -v p="$point" 'BEGIN { if (p == "nan" || p == "null") print "nan"; else printf "%+.2f", 100 * p }')"
+}
+
+echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs; $("$BENCH" --help >/dev/null 2>&1 && echo "$BENCH")"
+echo "== 1. the injection"
+"$BENCH" -a --against "$BENCH" --time 10 --format json >"$OUT/calibrate.json" 2>"$OUT/calibrate.err" || {
+	echo "power: the calibration run failed: $(tail -1 "$OUT/calibrate.err")" >&2
+	exit 3
+}
+async=$(jq '[.paired.cells[0].block_ns_per_extraction[]] | sort | .[length / 2 | floor]' "$OUT/calibrate.json")
+extra=$(awk -v m="$async" 'BEGIN { printf "%d", m * 0.05 + 0.5 }')
+echo "  async median ${async} ns/extraction (paired, this build): --async-extra-ns $extra in the build under test"
+"$BENCH" -a --against "$BENCH" --async-extra-ns "$extra" --time 30 --format json >"$OUT/true-size.json" 2>/dev/null
+echo "  its true size, paired over 30 s: $(jq -r '.paired.ratios[] | select(.judged) | "\(100 * (.estimate - 1) | . * 100 | round / 100)% [\(100 * (.low - 1) | . * 100 | round / 100)%, \(100 * (.high - 1) | . * 100 | round / 100)%] over \(.nsamples) generations"' "$OUT/true-size.json")"
+
+echo "== 2. $N trials each: exit status (1 = regressed), seconds, change %"
+printf '%5s  %-22s %-22s %-22s %-22s\n' trial "paired A/A" "paired A/B +5%" "launches A/A" "launches A/B +5%"
+: >"$OUT/trials.txt"
+i=1
+while [ "$i" -le "$N" ]; do
+	pa=$(trial "$OUT/pa.json" -a --against "$BENCH" --seed "$i")
+	pb=$(trial "$OUT/pb.json" -a --against "$BENCH" --async-extra-ns "$extra" --seed "$i")
+	la=$(trial "$OUT/la.json" -a --against "$BENCH" --interleave launches -n 20000 --launches 60 --seed "$i")
+	lb=$(trial "$OUT/lb.json" -a --against "$BENCH" --interleave launches -n 20000 --launches 60 --async-extra-ns "$extra" --seed "$i")
+	printf '%5d  %-22s %-22s %-22s %-22s\n' "$i" "$pa" "$pb" "$la" "$lb"
+	echo "$pa | $pb | $la | $lb" >>"$OUT/trials.txt"
+	i=$((i + 1))
+done
+
+col() { awk -F' [|] ' -v c="$1" -v f="$2" '{ split($c, x, " "); print x[f] }' "$OUT/trials.txt"; }
+count() { col "$1" 1 | grep -c '^1$'; }
+failed() { col "$1" 1 | grep -vc '^[01]$'; }
+fa=$(count 1)
+det=$(count 2)
+lfa=$(count 3)
+ldet=$(count 4)
+bad=$(($(failed 1) + $(failed 2) + $(failed 3) + $(failed 4)))
+vt=$( (col 1 2; col 2 2) | median)
+lvt=$( (col 3 2; col 4 2) | median)
+
+echo "== 3. precision after --time 10: bench --compare --time 10"
+"$BENCH" --compare --time 10 --format json >"$OUT/precision.json" 2>/dev/null
+hw=$(jq '.paired.ratios[] | select(.name == "async/sync lib=archive wall") | .half_width_pct' "$OUT/precision.json")
+shw=$(jq '[.cells[] | select(.lib == "archive" and .mode.in_effect == "sync")][0].statistics | 100 * (.ci_high - .ci_low) / 2 / .median' "$OUT/precision.json")
+"$BENCH" --compare --interleave launches -n 20000 --launches 12 --format json >"$OUT/precision-launches.json" 2>/dev/null
+lhw=$(jq '[.ratios[] | select(.name == "async/sync lib=archive wall")][0].statistics | 100 * (.ci_high - .ci_low) / 2 / .median' "$OUT/precision-launches.json")
+
+echo
+printf '%-40s %14s %14s\n' "" "paired" "launches"
+printf '%-40s %14s %14s\n' "false alarms (A/A judged regressed)" "$fa/$N" "$lfa/$N"
+printf '%-40s %14s %14s\n' "detected at +5% (A/B judged regressed)" "$det/$N" "$ldet/$N"
+printf '%-40s %14s %14s\n' "median verdict time, s" "$vt" "$lvt"
+printf '%-40s %14.2f %14.2f\n' "async/sync half-width %, --compare" "$hw" "$lhw"
+printf '%-40s %14.2f %14s\n' "sync cell half-width %, --compare" "$shw" "-"
+[ "$bad" -eq 0 ] || echo "power: $bad runs failed (exit status other than 0 and 1): see $OUT" >&2
+
+hwp=$(awk -v h="$hw" 'BEGIN { printf "%.2f", h }')
+echo "power: false alarms $fa/$N, detected $det/$N at +5%, median verdict time $vt s, ratio half-width $hwp% in 10 s"
+pass=$(awk -v fa="$fa" -v det="$det" -v n="$N" -v vt="$vt" -v hw="$hw" -v bad="$bad" 'BEGIN {
+	maxfa = int(n / 20); if (maxfa < 1) maxfa = 1
+	print (fa <= maxfa && det >= int(0.9 * n) && vt <= 60 && hw <= 1 && bad == 0) ? 0 : 1 }')
+exit "$pass"
