@@ -279,12 +279,19 @@ static void close_server(struct server *s, int slot)
 	s->cmd = s->reply = s->out = s->err = -1;
 }
 
-/* What became of a child that stopped answering, as one line. */
+/* What became of a child that stopped answering, as one line; one that
+ * answered nothing for --stall-timeout (timeout_ms 0) is killed first. */
 static int failure(struct server *s, const char *what, int timeout_ms, char *err, size_t errlen)
 {
 	char why[600], *errout;
 	int signo, rc = reap(s, timeout_ms, &signo);
 	enum launch_kind kind;
+
+	if (timeout_ms == 0) {
+		snprintf(err, errlen, "paired launch of %s (%s) stalled %s: no progress for --stall-timeout; killed",
+			 s->v->exe, s->v->async ? "async" : "sync", what);
+		return EXIT_RUN_FAILED;
+	}
 
 	errout = slurp(s->err);
 	kind = launch_classify(rc, signo, errout ? errout : "", why, sizeof(why));
@@ -450,10 +457,7 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 				return failure(s, "during a block", 10000, err, errlen);
 			got = receive(s, &r, stall_ms(o));
 			if (got != 0)
-				return failure(s,
-					       got == 2 ? "(a block made no progress for --stall-timeout)"
-							: "during a block",
-					       got == 2 ? 0 : 10000, err, errlen);
+				return failure(s, "during a block", got == 2 ? 0 : 10000, err, errlen);
 			if (r.status != 0)
 				return failure(s, "during a block", 10000, err, errlen);
 			if (record(&pr->cells[order[i]], &sv[order[i]].cap, &r) != 0) {
@@ -549,9 +553,9 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 		snprintf(pr->cells[i].side, sizeof(pr->cells[i].side), "%s", p->v[i].base ? "against" : "this");
 	}
 	pr->caller_cpu = o->ncpus ? o->cpus[0] : first_allowed_cpu();
-	pr->generation_s = o->time_s / 12.0 < PAIRS_GENERATION_MIN_S   ? PAIRS_GENERATION_MIN_S
-			   : o->time_s / 12.0 > PAIRS_GENERATION_MAX_S ? PAIRS_GENERATION_MAX_S
-								       : o->time_s / 12.0;
+	pr->generation_s = o->time_s / 25.0 < PAIRS_GENERATION_MIN_S   ? PAIRS_GENERATION_MIN_S
+			   : o->time_s / 25.0 > PAIRS_GENERATION_MAX_S ? PAIRS_GENERATION_MAX_S
+								       : o->time_s / 25.0;
 	if (o->launches_set) /* --launches L: L generations share the budget */
 		pr->generation_s = o->time_s / o->launches;
 	stats_rng_seed(&rng, pr->order_seed);

@@ -16,7 +16,7 @@
 
 /* Fewest generations for an interval (the median's, from order statistics). */
 #define PAIRS_MIN_GENERATIONS  6
-/* A generation's length: a twelfth of the budget, within these bounds. */
+/* A generation's length: a 25th of the budget, within these bounds. */
 #define PAIRS_GENERATION_MIN_S 0.2
 #define PAIRS_GENERATION_MAX_S 1.0
 

@@ -207,13 +207,20 @@ void report_comparison_text(FILE *out, const struct doc *d)
 
 	if (!d->has_comparison)
 		return;
-	fprintf(out,
-		"\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
-		cmp->against,
-		cmp->same_time		   ? "interleaved in this run"
-		: cmp->machine_key_matches ? "same machine key"
-					   : "machine key differs: absolute times not gated, ratios only",
-		100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed, (unsigned long long)cmp->resamples);
+	if (d->has_paired)
+		fprintf(out,
+			"\ncomparison against %s (paired in this run; threshold ±%.0f%%, alpha %.2f; the change over %zu "
+			"generations: Hodges-Lehmann, signed-rank interval and p)\n",
+			cmp->against, 100.0 * cmp->threshold, cmp->alpha, d->paired.ngenerations);
+	else
+		fprintf(out,
+			"\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
+			cmp->against,
+			cmp->same_time		   ? "interleaved in this run"
+			: cmp->machine_key_matches ? "same machine key"
+						   : "machine key differs: absolute times not gated, ratios only",
+			100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed,
+			(unsigned long long)cmp->resamples);
 	for (size_t i = 0; i < cmp->nchanges; i++) {
 		const struct change_rec *c = &cmp->changes[i];
 		fprintf(out, "%s %s\n", c->kind, c->scenario);

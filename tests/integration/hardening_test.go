@@ -294,13 +294,21 @@ func TestCorruptBaselineSamples(t *testing.T) {
 	}
 	// the version as found
 	p := filepath.Join(tmp, "v.json")
-	os.WriteFile(p, []byte(strings.Replace(text, `"schema_version": 1,`, `"schema_version": 1.5,`, 1)), 0o644)
-	oneLine(t, run(t, bench, nil, append(args, "--baseline", p)...), 2, "schema_version 1.5, this cgocost reads 1", []string{"1.5"})
+	os.WriteFile(p, []byte(strings.Replace(text, `"schema_version": 2,`, `"schema_version": 1.5,`, 1)), 0o644)
+	oneLine(t, run(t, bench, nil, append(args, "--baseline", p)...), 2, "schema_version 1.5, this cgocost reads 1 to 2", []string{"1.5"})
+	// a version 1 baseline (before the paired section) is still read
+	os.WriteFile(p, []byte(strings.Replace(text, `"schema_version": 2,`, `"schema_version": 1,`, 1)), 0o644)
+	if r := run(t, bench, nil, append(args, "--baseline", p)...); r.code != 0 && r.code != 1 {
+		t.Errorf("a version 1 baseline: exit %d: %s", r.code, r.stderr)
+	}
+	os.WriteFile(p, []byte(strings.Replace(text, `"schema_version": 2,`, `"schema_version": 3,`, 1)), 0o644)
+	oneLine(t, run(t, bench, nil, append(args, "--baseline", p)...), 2, "schema_version 3, this cgocost reads 1 to 2", []string{"3"})
 	// a baseline that names no cell this run measures compares nothing
 	oneLine(t, run(t, bench, nil, append(args, "--work", "u64", "--baseline", good)...), 2,
 		"nothing would be compared", []string{"--work u64"})
-	// an --against build none of whose cells is this build's
-	r := run(t, bench, nil, append(args, "--against", filepath.Join(dir, "bench-shared"))...)
+	// an --against build none of whose cells is this build's, launch by
+	// launch (paired, cells are paired by position: archive vs shared)
+	r := run(t, bench, nil, append(args, "--interleave", "launches", "--against", filepath.Join(dir, "bench-shared"))...)
 	if r.code != 2 || !strings.Contains(r.stderr, "--against") || !strings.Contains(r.stderr, "nothing was compared") {
 		t.Errorf("--against bench-shared: exit %d: %s", r.code, r.stderr)
 	}

@@ -128,14 +128,16 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"two plugins", nil, fine, bench, []string{"-n", "20000", "-p", "2"}},
 		{"pinned, floors, fields", nil, fine, bench, []string{"-n", "20000", "--cpus", "0", "--floors", "--work", "u64", "--fields", "2"}},
 		{"launches", nil, fine, bench, []string{"-n", "20000", "--launches", "3"}},
-		{"compare", nil, fine, bench, []string{"--compare", "-n", "20000", "-r", "6", "--launches", "2", "--floors"}},
+		{"compare", nil, fine, bench, []string{"--compare", "--interleave", "launches", "-n", "20000", "-r", "6", "--launches", "2", "--floors"}},
+		{"paired compare", nil, fine, bench, []string{"--compare", "--time", "1.5"}},
+		{"paired against", nil, judged, bench, []string{"-a", "--against", bench, "--time", "1", "--precision", "50"}},
 		{"lifecycle", nil, fine, bench, []string{"--scenario", "lifecycle", "-n", "2000"}},
 		{"count allocs", nil, fine, bench, []string{"-n", "20000", "--count-allocs"}},
 		{"save baseline", nil, fine, bench, []string{"-n", "20000", "--launches", "3", "--save-baseline", baseline}},
 		{"baseline", nil, judged, bench, []string{"-n", "20000", "--launches", "3", "--baseline", baseline}},
 		// against itself: an --against build none of whose cells is this
 		// build's (bench-shared) compares nothing, and is bad input
-		{"against", nil, judged, bench, []string{"-n", "20000", "--launches", "2", "--against", bench}},
+		{"against", nil, judged, bench, []string{"-n", "20000", "--interleave", "launches", "--launches", "2", "--against", bench}},
 		{"allocators", nil, fine, bench, []string{"-n", "20000", "--launches", "2", "--allocators", "glibc,jemalloc"}},
 		{"anatomy", nil, fine, bench, []string{"--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2"}},
 		{"bare and event", nil, fine, bench, []string{"-n", "4000", "--work", "bare", "--floors"}},
@@ -213,7 +215,7 @@ func TestSchemaIsStrict(t *testing.T) {
 		{"null where a value is always known", func(d map[string]any) { d["options"].(map[string]any)["n"] = nil }},
 		{"a library that does not exist", func(d map[string]any) { cell0(d)["lib"] = "static" }},
 		{"a mode that does not exist", func(d map[string]any) { cell0(d)["mode"].(map[string]any)["in_effect"] = "asynch" }},
-		{"another schema version", func(d map[string]any) { d["schema_version"] = 2 }},
+		{"another schema version", func(d map[string]any) { d["schema_version"] = 3 }},
 		{"a ratio of another unit", func(d map[string]any) {
 			d["ratios"].([]any)[0].(map[string]any)["statistics"].(map[string]any)["unit"] = "ns/extraction"
 		}},

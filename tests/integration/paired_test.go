@@ -1,0 +1,299 @@
+package integration
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// pairedDoc is the paired section of a document.
+type pairedDoc struct {
+	SchemaVersion int `json:"schema_version"`
+	Paired        *struct {
+		LeadInUs         float64   `json:"lead_in_us"`
+		Rounds           int       `json:"rounds"`
+		StoppedBy        string    `json:"stopped_by"`
+		GenerationRounds []float64 `json:"generation_rounds"`
+		LeadInS          float64   `json:"lead_in_s"`
+		TimedS           float64   `json:"timed_s"`
+		CallerCPU        int       `json:"caller_cpu"`
+		Cells            []struct {
+			Name        string    `json:"name"`
+			Side        string    `json:"side"`
+			PerBlock    int       `json:"extractions_per_block"`
+			Blocks      []float64 `json:"block_ns_per_extraction"`
+			CPU         []float64 `json:"block_cpu_ns_per_extraction"`
+			LeadNs      []float64 `json:"lead_in_ns"`
+			LeadCalls   []float64 `json:"lead_in_extractions"`
+			FirstCallNs []float64 `json:"lead_in_first_call_ns"`
+		} `json:"cells"`
+		Ratios []struct {
+			Name     string    `json:"name"`
+			Num      int       `json:"numerator"`
+			Den      int       `json:"denominator"`
+			Judged   bool      `json:"judged"`
+			Estimate *float64  `json:"estimate"`
+			P        *float64  `json:"signed_rank_p"`
+			Samples  []float64 `json:"samples"`
+			Pairs    struct {
+				N int `json:"n"`
+			} `json:"pair_statistics"`
+			Change *struct {
+				Verdict string `json:"verdict"`
+			} `json:"change"`
+		} `json:"ratios"`
+	} `json:"paired"`
+	Cells []struct {
+		Name     string `json:"name"`
+		Launches []struct {
+			Plugins []struct {
+				Batches []struct {
+					Ops uint64 `json:"ops"`
+				} `json:"batches"`
+			} `json:"plugins"`
+		} `json:"launches"`
+	} `json:"cells"`
+	Comparison *struct {
+		Regressed bool `json:"regressed"`
+		Changes   []struct {
+			Kind    string `json:"kind"`
+			Verdict string `json:"verdict"`
+		} `json:"changes"`
+	} `json:"comparison"`
+}
+
+// checkPaired: every cell has a block a round, every block its lead-in of
+// at least --lead-in-us, the rounds add up over the generations, and every
+// ratio has one sample a generation and one pair a round.
+func checkPaired(t *testing.T, out string, cells int) pairedDoc {
+	t.Helper()
+	var d pairedDoc
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	p := d.Paired
+	if d.SchemaVersion != 2 || p == nil || len(p.Cells) != cells || p.Rounds < 1 || p.StoppedBy == "" {
+		t.Fatalf("paired section: %+v", p)
+	}
+	sum := 0
+	for _, k := range p.GenerationRounds {
+		sum += int(k)
+	}
+	if sum != p.Rounds {
+		t.Fatalf("generations hold %d rounds, the run %d", sum, p.Rounds)
+	}
+	for _, c := range p.Cells {
+		if len(c.Blocks) != p.Rounds || len(c.CPU) != p.Rounds || len(c.LeadNs) != p.Rounds || c.PerBlock < 1 {
+			t.Fatalf("%s: %d blocks for %d rounds", c.Name, len(c.Blocks), p.Rounds)
+		}
+		for i, l := range c.LeadNs {
+			if l < p.LeadInUs*1000 || c.LeadCalls[i] < 1 || c.FirstCallNs[i] > l {
+				t.Fatalf("%s: block %d's lead-in %.0f ns, %v calls, first %.0f ns (want >= %.0f us)",
+					c.Name, i, l, c.LeadCalls[i], c.FirstCallNs[i], p.LeadInUs)
+			}
+		}
+	}
+	for _, r := range p.Ratios {
+		if len(r.Samples) != len(p.GenerationRounds) || r.Pairs.N != p.Rounds || r.Estimate == nil || r.P == nil {
+			t.Fatalf("ratio %s: %d samples for %d generations, %d pairs for %d rounds",
+				r.Name, len(r.Samples), len(p.GenerationRounds), r.Pairs.N, p.Rounds)
+		}
+	}
+	// the cells' launches: one a generation, one batch a block
+	for _, c := range d.Cells {
+		if len(c.Launches) != len(p.GenerationRounds) {
+			t.Fatalf("%s: %d launches for %d generations", c.Name, len(c.Launches), len(p.GenerationRounds))
+		}
+	}
+	return d
+}
+
+// --compare --time 2: five cells (the C plugin's too), the ratios of
+// --compare, each from its pairs and generations; the text says how many.
+func TestPairedCompare(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	r := runTimeout(t, time.Minute, bench, "--compare", "--time", "2", "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	d := checkPaired(t, r.stdout, 5)
+	names := map[string]bool{}
+	for _, x := range d.Paired.Ratios {
+		names[x.Name] = true
+		if x.Judged || x.Change != nil {
+			t.Fatalf("--compare judged %s", x.Name)
+		}
+	}
+	for _, want := range []string{"async/sync lib=archive wall", "async/sync lib=shared wall",
+		"shared/archive mode=sync wall", "go sync/c lib=archive wall"} {
+		if !names[want] {
+			t.Fatalf("no ratio %q in %v", want, names)
+		}
+	}
+	r = runTimeout(t, time.Minute, bench, "--compare", "--time", "2")
+	for _, want := range []string{"paired run: 5 cells", "generations of fresh processes", "rounds", "lead-ins (untimed, excluded)",
+		"placement: every caller on CPU", "async/sync lib=archive wall", "gens", "pairs"} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Fatalf("exit %d, no %q in:\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
+}
+
+// --against in pairs: a threefold slowdown of the build under test is a
+// regression (exit 1); the base never gets the slowdown; a wide threshold
+// on an unchanged build is no regression (exit 0); and bad input is 2.
+func TestPairedAgainst(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "2",
+		"--format", "json")
+	if r.code != 1 {
+		t.Fatalf("threefold: exit %d, want 1: %s", r.code, r.stderr)
+	}
+	d := checkPaired(t, r.stdout, 2)
+	if d.Comparison == nil || !d.Comparison.Regressed || len(d.Comparison.Changes) != 1 ||
+		d.Comparison.Changes[0].Kind != "pair" || d.Comparison.Changes[0].Verdict != "regressed" {
+		t.Fatalf("comparison: %+v", d.Comparison)
+	}
+	if p := d.Paired; p.Cells[0].Side != "this" || p.Cells[1].Side != "against" ||
+		median(p.Cells[0].Blocks) < 2*median(p.Cells[1].Blocks) {
+		t.Fatalf("the slowdown did not reach this build only: %v ns vs %v ns",
+			median(p.Cells[0].Blocks), median(p.Cells[1].Blocks))
+	}
+	r = runTimeout(t, time.Minute, bench, "--against", bench, "--time", "1.5", "--threshold", "60")
+	if r.code != 0 || !strings.Contains(r.stdout, "comparison against") || !strings.Contains(r.stdout, "verdict: no regression") {
+		t.Fatalf("unchanged: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--against", bench, "--time", "0"}, "--time: '0' must be more than 0"},
+		{[]string{"--against", bench, "--time", "-1"}, "is negative"},
+		{[]string{"--against", bench, "--time", "1e9"}, "is not a number"},
+		{[]string{"--against", bench, "--precision", "0"}, "must be more than 0"},
+		{[]string{"--against", bench, "--block-ms", "5000"}, "too large"},
+		{[]string{"--against", bench, "-r", "4"}, "a paired run's batches are its blocks"},
+		{[]string{"--against", bench, "--interleave", "launches", "--precision", "1"}, "apply to a paired run"},
+		{[]string{"--interleave", "pairs"}, "need --compare or --against"},
+		{[]string{"--compare", "-p", "2", "--interleave", "pairs"}, "one caller"},
+		{[]string{"--compare", "--floors"}, "a run of their own"},
+		{[]string{"--interleave", "sideways", "--compare"}, "not one of pairs, launches"},
+	} {
+		oneLine(t, runTimeout(t, time.Minute, bench, c.args...), 2, c.want, c.args)
+	}
+}
+
+func median(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	for i := range s {
+		for j := i + 1; j < len(s); j++ {
+			if s[j] < s[i] {
+				s[i], s[j] = s[j], s[i]
+			}
+		}
+	}
+	if len(s) == 0 {
+		return 0
+	}
+	return s[len(s)/2]
+}
+
+// startPaired starts a paired run marked in its environment and waits until
+// its children exist; it returns the command, its stderr and the children.
+func startPaired(t *testing.T, bench, mark string, args ...string) (*exec.Cmd, *bytes.Buffer, []int) {
+	t.Helper()
+	cmd := exec.Command(bench, args...)
+	cmd.Env = append(cmd.Environ(), mark)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var children []int
+		for _, pid := range processesOf(mark) {
+			if pid != cmd.Process.Pid {
+				children = append(children, pid)
+			}
+		}
+		if len(children) >= 2 || time.Now().After(deadline) {
+			time.Sleep(300 * time.Millisecond) // into the blocks
+			return cmd, &errb, children
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func noneLeft(t *testing.T, what, mark string) {
+	t.Helper()
+	var left []int
+	for wait := 0; wait < 50; wait++ {
+		if left = processesOf(mark); len(left) == 0 {
+			return
+		}
+		time.Sleep(40 * time.Millisecond)
+	}
+	t.Errorf("%s: processes of the run left: %v", what, left)
+	for _, pid := range left {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+// The coordinator of a paired run: SIGINT and SIGTERM kill every child (all
+// alive at once) and exit 128 + the signal; a child that crashes, or stops
+// answering, fails the run with exit 3 and a message; nothing is left.
+func TestPairedCoordinatorLeavesNoProcess(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		mark := fmt.Sprintf("CGOCOST_TEST_RUN=paired-%d-%d", sig, time.Now().UnixNano())
+		cmd, errb, children := startPaired(t, bench, mark, "--compare", "--time", "60")
+		if len(children) < 2 {
+			t.Fatalf("%v: %d children, want several alive at once", sig, len(children))
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 128+int(sig) {
+			t.Errorf("%v: %v, want exit %d; stderr %q", sig, err, 128+int(sig), errb.String())
+		}
+		if !strings.Contains(errb.String(), "bench: interrupted by ") || !strings.Contains(errb.String(), "paired") ||
+			!strings.Contains(errb.String(), "the running launch was killed") {
+			t.Errorf("%v: stderr %q", sig, errb.String())
+		}
+		noneLeft(t, sig.String(), mark)
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		args []string
+		want string
+	}{
+		{syscall.SIGSEGV, []string{"-a", "--against", bench, "--time", "60"}, "crashed"},
+		{syscall.SIGKILL, []string{"--compare", "--time", "60"}, "signal 9"},
+		{syscall.SIGSTOP, []string{"--against", bench, "--time", "60", "--stall-timeout", "1"}, "stalled during a block: no progress for --stall-timeout"},
+	} {
+		mark := fmt.Sprintf("CGOCOST_TEST_RUN=paired-child-%d-%d", c.sig, time.Now().UnixNano())
+		cmd, errb, children := startPaired(t, bench, mark, c.args...)
+		if len(children) == 0 {
+			t.Fatalf("%v: no child", c.sig)
+		}
+		syscall.Kill(children[0], c.sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		msg := strings.TrimSpace(errb.String())
+		if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "paired launch of") {
+			t.Errorf("child %v: %v, want exit 3 and %q; stderr %q", c.sig, err, c.want, msg)
+		}
+		noneLeft(t, "child "+c.sig.String(), mark)
+	}
+}
