@@ -147,7 +147,7 @@ compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired
 power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20)
 	@sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
 
-regress: $(EXES) ## the regression check end to end: baseline, unchanged rerun, +20% on async
+regress: $(EXES) ## the regression check end to end, paired: the build against itself, then with +20% on async
 	@sh scripts/regress.sh $(BUILD)/bench
 
 alloc-matrix: all ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption

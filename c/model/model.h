@@ -249,7 +249,8 @@ struct pair_cell_rec {
 	double *lead_ns;	   /* the untimed lead-in before each block */
 	double *lead_calls;	   /* its extractions */
 	double *first_call_ns;	   /* its first extraction (the wake-up) */
-	size_t nblocks, ncpu, nlead, nleadcalls, nfirst;
+	double *after;		   /* the cell whose block ran just before, in the round (-1: none) */
+	size_t nblocks, ncpu, nlead, nleadcalls, nfirst, nafter;
 };
 
 /* A ratio of two cells, one sample a round (numerator block / denominator
