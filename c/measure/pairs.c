@@ -417,7 +417,7 @@ static int record(struct pair_cell_rec *c, size_t *cap, const struct block_reply
 }
 
 /* A random order of n cells (Fisher-Yates). */
-static void shuffle(int *order, int n, stats_rng *rng)
+void pairs_order(int *order, int n, stats_rng *rng)
 {
 	for (int i = 0; i < n; i++)
 		order[i] = i;
@@ -426,6 +426,19 @@ static void shuffle(int *order, int n, stats_rng *rng)
 		order[i] = order[j];
 		order[j] = t;
 	}
+}
+
+static int precise_enough(const struct paired_rec *pr);
+
+const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s)
+{
+	if (elapsed_s >= o->time_s)
+		return "time";
+	if (o->launches_set && pr->ngenerations >= o->launches)
+		return "launches";
+	if (pr->precision_pct > 0 && pr->ngenerations >= PAIRS_MIN_GENERATIONS && precise_enough(pr))
+		return "precision";
+	return NULL;
 }
 
 static int precise_enough(const struct paired_rec *pr)
@@ -449,7 +462,7 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 	int order[32], tty = isatty(2);
 
 	for (;;) {
-		shuffle(order, nv, rng);
+		pairs_order(order, nv, rng);
 		for (int i = 0; i < nv; i++) {
 			struct server *s = &sv[order[i]];
 			struct block_reply r;
@@ -530,6 +543,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 	int status = EXIT_OK, nv = p->nv;
 	stats_rng rng;
 	uint64_t t0;
+	const char *stop;
 	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
 
 	memset(pr, 0, sizeof(*pr));
@@ -571,7 +585,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 		 * (measured: about 2% in an A/A run) is no cell's privilege */
 		int order[32];
 		interrupt_doing("the start of the paired launches");
-		shuffle(order, nv, &rng);
+		pairs_order(order, nv, &rng);
 		for (int i = 0; i < nv; i++)
 			sv[i].cmd = sv[i].reply = sv[i].out = sv[i].err = -1;
 		for (int k = 0; status == EXIT_OK && k < nv; k++) {
@@ -592,16 +606,8 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 		pr->startup_s += (double)(now_ns() - s0) / 1e9;
 		if (status != EXIT_OK)
 			break;
-		if (now_ns() - t0 >= (uint64_t)(o->time_s * 1e9)) {
-			snprintf(pr->stopped_by, sizeof(pr->stopped_by), "time");
-			break;
-		}
-		if (o->launches_set && pr->ngenerations >= o->launches) {
-			snprintf(pr->stopped_by, sizeof(pr->stopped_by), "launches");
-			break;
-		}
-		if (pr->precision_pct > 0 && pr->ngenerations >= PAIRS_MIN_GENERATIONS && precise_enough(pr)) {
-			snprintf(pr->stopped_by, sizeof(pr->stopped_by), "precision");
+		if ((stop = pairs_stop(pr, o, (double)(now_ns() - t0) / 1e9)) != NULL) {
+			snprintf(pr->stopped_by, sizeof(pr->stopped_by), "%s", stop);
 			break;
 		}
 	}

@@ -13,6 +13,7 @@
 
 #include "measure/plan.h"
 #include "model/model.h"
+#include "stats/stats.h"
 
 /* Fewest generations for an interval (the median's, from order statistics). */
 #define PAIRS_MIN_GENERATIONS  6
@@ -34,6 +35,16 @@ int pairs_generation_ratios(const struct paired_rec *pr, const struct pair_ratio
 /* The half-width (percent of the median) of ratio r's 95% interval over
  * the generations so far; NAN with too few. */
 double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec *r);
+
+/* A random order of n cells (Fisher-Yates, from rng): each round's, and
+ * each generation's order of start-up. */
+void pairs_order(int *order, int n, stats_rng *rng);
+
+/* Whether a paired run ends after the generations so far, elapsed_s into
+ * it: "time" (--time spent), "launches" (--launches generations done),
+ * "precision" (every ratio's interval half-width at most --precision, from
+ * PAIRS_MIN_GENERATIONS generations on), or NULL to go on. */
+const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills
  * every variant's cells (one launch each, a batch per block) and pr.
