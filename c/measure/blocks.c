@@ -90,10 +90,25 @@ static int timed_block(struct block_server *b, uint64_t *evt, struct block_reply
 
 	c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = now_ns();
-	for (; e < end; e++) {
-		st = extractor_extract(b->x, e);
-		if (__builtin_expect(st != EXTRACT_OK, 0))
-			break;
+	if (b->every == 0) {
+		for (; e < end; e++) {
+			st = extractor_extract(b->x, e);
+			if (__builtin_expect(st != EXTRACT_OK, 0))
+				break;
+		}
+	} else {
+		/* the slowdown: the same event once more after every b->every
+		 * calls (a countdown: a division per call would cost more) */
+		for (uint32_t left = b->every; e < end; e++) {
+			st = extractor_extract(b->x, e);
+			if (--left == 0 && st == EXTRACT_OK) {
+				left = b->every;
+				st = extractor_extract(b->x, e);
+				b->extra_calls++;
+			}
+			if (st != EXTRACT_OK)
+				break;
+		}
 	}
 	t1 = now_ns();
 	c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);

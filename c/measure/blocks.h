@@ -42,9 +42,11 @@ struct block_server {
 	struct series *s;	 /* grown here: one batch a block */
 	_Atomic uint64_t *at_ns; /* the watchdog's view of the caller; UINT64_MAX while waiting */
 	uint64_t calls;		 /* extractions a block */
+	uint32_t every;		 /* --slowdown-pct: one more extraction after every this many (0: none) */
 	int async_in_effect;	 /* at the first probe; -1 unknown */
 	/* out */
 	uint64_t lead_calls, cpu_ns; /* over every block */
+	uint64_t extra_calls;	     /* --slowdown-pct's, over every block */
 	int status;		     /* extract_status of a failed call */
 	uint64_t failed_evt;
 	char error[160]; /* a failed protocol step */

@@ -151,6 +151,7 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	if (v->work >= 0)
 		co.work = (enum work)v->work;
 	co.extra_ns = v->base ? 0 : o->extra_ns + (v->async ? o->async_extra_ns : 0);
+	co.slowdown_pct = v->base ? 0 : o->slowdown_pct;
 	if (v->malloc_name)
 		co.malloc_name = v->malloc_name;
 	if (v->plugin[0]) {

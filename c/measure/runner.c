@@ -258,6 +258,7 @@ static void served_blocks(struct job *j, uint64_t *evt, double per_op, int *dead
 		.s = &pr->batches,
 		.at_ns = &j->progress->at_ns,
 		.calls = blocks_calls(o->serve_blocks_ns, o->n, per_op),
+		.every = o->slowdown_pct ? (uint32_t)(100 / o->slowdown_pct) : 0,
 		.async_in_effect =
 			PROBE_KNOWN(&pr->before, PROBE_TID) ? pr->before.tid != (uint64_t)pr->caller_tid : -1,
 	};
@@ -284,7 +285,7 @@ static void served_blocks(struct job *j, uint64_t *evt, double per_op, int *dead
 		}
 		*dead = 1;
 	}
-	pr->lead_in_extractions = b.lead_calls;
+	pr->lead_in_extractions = b.lead_calls + b.extra_calls; /* untimed as calls: the count check needs them */
 	pr->blocks_cpu_ns = b.cpu_ns;
 }
 
@@ -294,10 +295,24 @@ static void timed_batches(struct job *j, uint64_t *evt, int *dead)
 	struct plugin_run *pr = j->pr;
 	uint64_t e = *evt;
 	int st = EXTRACT_OK;
+	uint32_t every = j->sh->o->slowdown_pct ? 100 / j->sh->o->slowdown_pct : 0, left = every;
 
 	for (uint32_t b = 0; !*dead && b < pr->batches.nbatches; b++) {
 		uint64_t end = e + pr->batches.ops[b], t0 = now_ns(), t1;
-		if (j->sh->scen == SCEN_EXTRACT) {
+		if (j->sh->scen == SCEN_EXTRACT && every) {
+			/* --slowdown-pct: the same event once more after every
+			 * `every` calls, counted with the untimed ones */
+			for (; e < end; e++) {
+				st = extractor_extract(j->x, e);
+				if (--left == 0 && st == EXTRACT_OK) {
+					left = every;
+					st = extractor_extract(j->x, e);
+					pr->lead_in_extractions++;
+				}
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		} else if (j->sh->scen == SCEN_EXTRACT) {
 			for (; e < end; e++) {
 				st = extractor_extract(j->x, e);
 				if (__builtin_expect(st != EXTRACT_OK, 0))

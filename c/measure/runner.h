@@ -34,7 +34,7 @@ struct plugin_run {
 	double median_per_op, slowest_per_op; /* of its batches */
 	uint32_t stalls;		      /* batches 1 ms or more above the median */
 	/* a paired run's child (--serve-blocks): each batch is a block */
-	uint64_t lead_in_extractions; /* untimed, before the blocks */
+	uint64_t lead_in_extractions; /* untimed, before the blocks; and --slowdown-pct's extra calls */
 	uint64_t blocks_cpu_ns;	      /* process CPU time over the timed blocks */
 	/* open loop (--rate, --gap-us): each request's latency from its due
 	 * time, in request order; the batches then hold the calls' own time */

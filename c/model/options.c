@@ -122,6 +122,8 @@ static const struct optdef table[] = {
 	 .help = "noise band of the verdict: default 2 for a paired run,\n5 for every other (baselines, --judge, launches)"},
 	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX, .judge = 1,
 	 .help = "seed of the bootstrap intervals and of a paired run's\nrandom order (default 1)"},
+	{.name = "slowdown-pct", .arg = "<P>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(slowdown_pct), .max = 100, .child = 1,
+	 .help = "one more extraction of the same event after every 100/P\ntimed ones: a slowdown of P% whatever a call costs\n(regression demo, this build only under --against; make\npower, make regress)"},
 	{.name = "async-extra-ns", .arg = "<ns>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(async_extra_ns), .max = OPT_MAX_EXTRA_NS, .json = "async_extra_ns",
 	 .help = "--extra-ns for async cells only"},
 	{.name = "emit-launch", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(emit_launch),

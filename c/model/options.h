@@ -77,6 +77,7 @@ struct options {
 	int threshold_set;
 	uint64_t seed;		 /* --seed: bootstrap seed of the analysis */
 	uint64_t async_extra_ns; /* --async-extra-ns: slowdown for async cells only */
+	uint32_t slowdown_pct;	 /* --slowdown-pct: a paired block repeats this share of its calls */
 	int lifecycle;		 /* --scenario lifecycle: alloc vs reuse of instances */
 	uint32_t pool;		 /* --pool: instances in the reuse pool (default -p) */
 	const char *malloc_name; /* --malloc: the allocator to preload (canonical name) */
