@@ -16,6 +16,11 @@ set -u
 BENCH="${1:-build/bench}"
 N="${2:-20}"
 ARGS="${POWER_ARGS:-}" # more options of the paired runs (e.g. --block-ms 8)
+# the budget of a verdict: the paired runs' --time, and about as long for the
+# launch-by-launch runs (6 launches of each build a second, -n 20000)
+T="${POWER_TIME:-$("$BENCH" --help | sed -n 's/.*--against default \([0-9]*\) s.*/\1/p' | head -1)}"
+T="${T:-30}"
+L=$(awk -v t="$T" 'BEGIN { printf "%d", 6 * t }')
 OUT="$(dirname "$BENCH")/power"
 mkdir -p "$OUT"
 case "$N" in '' | *[!0-9]* | 0) echo "power: TRIALS must be a whole number above 0, not '$N'" >&2; exit 2 ;; esac
@@ -48,15 +53,15 @@ rc=$?
 [ "$rc" -le 1 ] || { echo "power: the true-size run failed: $(tail -1 "$OUT/true-size.err")" >&2; exit 3; }
 jq -r '.paired as $p | $p.ratios[] | select(.judged)
        | "  \(100 * (.estimate - 1) | . * 100 | round / 100)% [\(100 * (.low - 1) | . * 100 | round / 100)%, \(100 * (.high - 1) | . * 100 | round / 100)%] over \(.samples | length) generations, 30 s; async median of the base \([$p.cells[1].block_ns_per_extraction[]] | sort | .[length / 2 | floor] | round) ns"' "$OUT/true-size.json"
-echo "== 2. $N trials each: exit status (1 = regressed), seconds, change %"
+echo "== 2. $N trials each, --time $T (launches: $L each): exit status (1 = regressed), seconds, change %"
 printf '%5s  %-22s %-22s %-22s %-22s\n' trial "paired A/A" "paired A/B +5%" "launches A/A" "launches A/B +5%"
 : >"$OUT/trials.txt"
 i=1
 while [ "$i" -le "$N" ]; do
-	pa=$(trial "$OUT/pa.json" -a --against "$BENCH" --seed "$i" $ARGS)
-	pb=$(trial "$OUT/pb.json" -a --against "$BENCH" --slowdown-pct 5 --seed "$i" $ARGS)
-	la=$(trial "$OUT/la.json" -a --against "$BENCH" --interleave launches -n 20000 --launches 60 --seed "$i")
-	lb=$(trial "$OUT/lb.json" -a --against "$BENCH" --interleave launches -n 20000 --launches 60 --slowdown-pct 5 --seed "$i")
+	pa=$(trial "$OUT/pa.json" -a --against "$BENCH" --time "$T" --seed "$i" $ARGS)
+	pb=$(trial "$OUT/pb.json" -a --against "$BENCH" --time "$T" --slowdown-pct 5 --seed "$i" $ARGS)
+	la=$(trial "$OUT/la.json" -a --against "$BENCH" --interleave launches -n 20000 --launches "$L" --seed "$i")
+	lb=$(trial "$OUT/lb.json" -a --against "$BENCH" --interleave launches -n 20000 --launches "$L" --slowdown-pct 5 --seed "$i")
 	printf '%5d  %-22s %-22s %-22s %-22s\n' "$i" "$pa" "$pb" "$la" "$lb"
 	echo "$pa | $pb | $la | $lb" >>"$OUT/trials.txt"
 	i=$((i + 1))

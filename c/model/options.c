@@ -91,7 +91,7 @@ static const struct optdef table[] = {
 	{.name = "arrival", .arg = "<a>", .group = GROUP_RUN, .type = T_ARRIVAL, .off = AT(arrival), .child = 1,
 	 .help = "even (default) or poisson: exponential gaps drawn from\n--seed (printed)"},
 	{.name = "time", .arg = "<S>", .group = GROUP_RUN, .type = T_SECONDS, .off = AT(time_s), .child = 1,
-	 .help = "with --rate or --sweep-rate: the schedule lasts S seconds\n(-n = R x S); in a paired run: its time budget\n(default 10)"},
+	 .help = "with --rate or --sweep-rate: the schedule lasts S seconds\n(-n = R x S); in a paired run: its time budget\n(default 10 s for --compare, --against default 30 s)"},
 	{.name = "gap-us", .arg = "<list>", .group = GROUP_RUN, .type = T_GAPS, .child = 1,
 	 .help = "closed loop with a fixed idle gap between calls, one cell\nper gap (e.g. 10,100,1000,5000): latency percentiles and\nthe smallest gap at which latency jumps"},
 	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
@@ -861,7 +861,7 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (o->paired && o->time_s <= 0)
-		o->time_s = OPT_DEFAULT_PAIRED_TIME_S;
+		o->time_s = o->against ? OPT_DEFAULT_AGAINST_TIME_S : OPT_DEFAULT_PAIRED_TIME_S;
 	if (!o->threshold_set)
 		o->threshold = o->paired ? OPT_PAIRED_THRESHOLD : OPT_UNPAIRED_THRESHOLD;
 	return 0;

@@ -40,7 +40,8 @@
 #define OPT_SWEEP_MAX_N		     UINT64_C(200000)	/* --sweep-rate: requests at "max" */
 /* Paired runs (--compare, --against): blocks of one cell then another, in
  * adjacent slots, judged by the ratio within each pair (docs/methodology.md). */
-#define OPT_DEFAULT_PAIRED_TIME_S    10.0 /* --time of a paired run */
+#define OPT_DEFAULT_PAIRED_TIME_S    10.0 /* --time of a paired --compare */
+#define OPT_DEFAULT_AGAINST_TIME_S   30.0 /* --time of a paired --against: make power's curve */
 #define OPT_DEFAULT_BLOCK_MS	     2.0  /* --block-ms */
 #define OPT_DEFAULT_LEAD_IN_US	     1200 /* --lead-in-us */
 #define OPT_MAX_LEAD_IN_US	     1000000
