@@ -145,9 +145,9 @@ compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired
 	$(BUILD)/bench --anatomy -n 100000 -r 10 --launches 6 $(COMPARE_ARGS)
 
 power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20)
-	@sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
+	@POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
 
-regress: $(EXES) ## the regression check end to end, paired: the build against itself, then with +20% on async
+regress: $(EXES) ## the regression check end to end, paired: the build against itself, then 20% slower
 	@sh scripts/regress.sh $(BUILD)/bench
 
 alloc-matrix: all ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption

@@ -385,7 +385,9 @@ static int start(struct server *s, int slot, const struct options *o, int cpu, c
 
 static int grow(struct pair_cell_rec *c, size_t *cap)
 {
-	double **arrays[] = { &c->block_ns, &c->block_cpu_ns, &c->lead_ns, &c->lead_calls, &c->first_call_ns, &c->after };
+	double **arrays[] = {
+		&c->block_ns, &c->block_cpu_ns, &c->lead_ns, &c->lead_calls, &c->first_call_ns, &c->after
+	};
 
 	if (c->nblocks < *cap)
 		return 0;

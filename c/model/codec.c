@@ -758,8 +758,8 @@ static void pair_cell_fields(struct obj *o, void *rec)
 	f_nums(o, "lead_in_first_call_ns", &c->first_call_ns, &c->nfirst);
 	f_nums(o, "after_cell", &c->after, &c->nafter);
 	if (o->c->dir == READ && !o->c->bad &&
-	    (c->ncpu != c->nblocks || c->nlead != c->nblocks || c->nleadcalls != c->nblocks || c->nfirst != c->nblocks ||
-	     c->nafter != c->nblocks))
+	    (c->ncpu != c->nblocks || c->nlead != c->nblocks || c->nleadcalls != c->nblocks ||
+	     c->nfirst != c->nblocks || c->nafter != c->nblocks))
 		failf(o->c, "the per-block arrays of %s differ in length", c->name);
 }
 

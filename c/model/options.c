@@ -57,9 +57,10 @@ struct optdef {
 #define SETS(f)	 .has_set = 1, .set_off = AT(f)
 #define COUNT(f) .set_off = AT(f)
 
-static const struct optdef table[] = {
-	/* one option a row, its help on the next line */
-	// clang-format off
+static const struct optdef
+	table[] = {
+		/* one option a row, its help on the next line */
+		// clang-format off
 	{.name = "help", .shortname = 'h', .group = GROUP_RUN, .type = T_HELP, .judge = 1,
 	 .help = "this help"},
 	{.name = "async", .shortname = 'a', .group = GROUP_RUN, .type = T_FLAG, .off = AT(async), .child = 1,
@@ -162,8 +163,8 @@ static const struct optdef table[] = {
 	 .help = "the --plugin alone, with the --busy library idle, and\nbusy; sync and async; interleaved launch by launch"},
 	{.name = "repeat-load", .arg = "<K>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(repeat_load), .min = 1, .max = OPT_MAX_REPEAT_LOAD,
 	 .help = "K fresh processes load every library, extract -n, exit;\ncrashes, panics and hangs counted by kind"},
-	// clang-format on
-};
+		// clang-format on
+	};
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
@@ -841,8 +842,9 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 	}
 	o->paired = o->interleave != INTERLEAVE_LAUNCHES && why[0] == '\0';
 	if (o->paired && o->batches_set) {
-		snprintf(err, errlen, "-r splits -n into batches: a paired run's batches are its blocks (--block-ms, "
-				      "or -n calls a block); --interleave launches runs launch by launch");
+		snprintf(err, errlen,
+			 "-r splits -n into batches: a paired run's batches are its blocks (--block-ms, "
+			 "or -n calls a block); --interleave launches runs launch by launch");
 		return -1;
 	}
 	if (!o->paired && (o->precision_pct > 0 || o->block_set || o->lead_in_set)) {

@@ -52,14 +52,18 @@ static void cells_text(FILE *out, const struct paired_rec *p)
 {
 	char a[32], b[32];
 
-	fprintf(out, "\n%-60s %-8s %12s %12s %8s\n", "cell", "side", "ns/extr.", "cpu-ns/extr.", "calls");
+	fprintf(out, "\n%-44s %-8s %12s %12s %8s %7s %13s\n", "cell", "side", "ns/extr.", "cpu-ns/extr.", "calls",
+		"blocks", "lead-in, med.");
 	for (size_t i = 0; i < p->ncells; i++) {
 		const struct pair_cell_rec *c = &p->cells[i];
-		fprintf(out, "%-60s %-8s %12s %12s %8llu\n", c->name, c->side,
+		char l[32];
+		fprintf(out, "%-44.44s %-8s %12s %12s %8llu %7zu %13s\n", c->name, c->side,
 			fmt_ns(a, sizeof(a), median_of(c->block_ns, c->nblocks)),
-			fmt_ns(b, sizeof(b), median_of(c->block_cpu_ns, c->ncpu)), (unsigned long long)c->per_block);
+			fmt_ns(b, sizeof(b), median_of(c->block_cpu_ns, c->ncpu)), (unsigned long long)c->per_block,
+			c->nblocks, fmt_ns(l, sizeof(l), median_of(c->lead_ns, c->nlead)));
 	}
-	fprintf(out, "  (medians over blocks; an absolute cell is as noisy as the machine: read the ratios)\n");
+	fprintf(out, "  (medians over blocks, lead-ins excluded; an absolute cell is as noisy as the machine: read the "
+		     "ratios)\n");
 }
 
 static void ratios_text(FILE *out, const struct paired_rec *p)

@@ -22,8 +22,10 @@ void report_warnings(FILE *err, const struct doc *d)
 			snprintf(who, sizeof(who), "%s: ", cell->name);
 		if (st->n < STATS_MIN_CI_SAMPLES && !cell->has_latency)
 			fprintf(err,
-				"warning: %s%zu samples are too few for a 95%% interval of the median (need >= %d); use more --launches or -r\n",
-				who, st->n, STATS_MIN_CI_SAMPLES);
+				"warning: %s%zu samples are too few for a 95%% interval of the median (need >= %d); use more %s\n",
+				who, st->n, STATS_MIN_CI_SAMPLES,
+				d->has_paired ? "--time (a paired run's samples are its generations)"
+					      : "--launches or -r");
 		if (st->n > 0 && (double)out / (double)st->n > 0.1 && !cell->has_latency)
 			fprintf(err,
 				"warning: %s%zu of %zu samples are outliers: the machine was noisy; rerun, or use more --launches\n",
@@ -35,9 +37,9 @@ void report_warnings(FILE *err, const struct doc *d)
 				d->machine.online_cpus);
 		if (cell->st.stalled_batches > 0 && !cell->has_latency) /* the latency lines say more */
 			fprintf(err,
-				"warning: %s%llu of %llu batches stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
-				who, (unsigned long long)cell->st.stalled_batches,
-				(unsigned long long)cell->st.batches);
+				"warning: %s%llu of %llu %s stalled (1 ms or more slower than the median batch): an async worker slept, the Go GC ran, or a thread was descheduled; compare the slowest batch with the median\n",
+				who, (unsigned long long)cell->st.stalled_batches, (unsigned long long)cell->st.batches,
+				d->has_paired ? "blocks" : "batches");
 		if (cell->has_latency && cell->latency.achieved_rate < 0.95 * cell->latency.requested_rate)
 			fprintf(err,
 				"warning: %sthe host could not keep up: %.1f requests/s achieved of %g asked; latencies include the backlog; ask for a lower --rate\n",
