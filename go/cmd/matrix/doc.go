@@ -7,7 +7,9 @@ import (
 	"os"
 )
 
-// The document `bench --compare --format json` prints (schema_version 1),
+// The document `bench --compare --interleave launches --format json` prints
+// (schema_version 1, or 2 with the paired section, which this program does
+// not read),
 // described in docs/schema.json and docs/schema.md. Only the keys the matrix
 // reads are declared here; tests/schema checks that each of them is in the
 // schema at the same path, with a type that holds every value the schema
@@ -147,8 +149,8 @@ func parseDocument(data []byte) (benchDoc, error) {
 	if d.SchemaVersion == nil {
 		return d, fmt.Errorf("no schema_version: not a bench JSON document")
 	}
-	if *d.SchemaVersion != 1 {
-		return d, fmt.Errorf("schema_version %d, this program reads 1", *d.SchemaVersion)
+	if *d.SchemaVersion != 1 && *d.SchemaVersion != 2 {
+		return d, fmt.Errorf("schema_version %d, this program reads 1 and 2", *d.SchemaVersion)
 	}
 	seen := map[cellKey]bool{}
 	for i, c := range d.Cells {

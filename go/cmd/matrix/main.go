@@ -70,9 +70,9 @@ const usage = `usage: matrix run [flags] TOOLCHAIN...
 
 run: for each toolchain (go, a path to a go binary, or a name like go1.27.3),
 build the plugin and both drivers with make GO=TOOLCHAIN into build/<go version>/,
-run bench --compare --floors --format json, then report.
+run bench --compare --interleave launches --floors --format json, then report.
 report: print the table and write OUT/matrix.json and OUT/matrix.svg from
-bench --compare JSON documents (schema_version 1), one per toolchain.
+bench --compare JSON documents (schema_version 1 or 2), one per toolchain.
 
 Exit status: 0 success, 2 bad input, 3 a failed run.
 `

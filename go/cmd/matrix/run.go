@@ -134,7 +134,9 @@ func (r *matrixRun) buildAndMeasure(i int, tc, ver string) (measured, error) {
 		return measured{}, err
 	}
 	exe := filepath.Join(r.root, buildDir, "bench")
-	argv := []string{"--compare", "--floors", "--format", "json",
+	// launch by launch: the matrix keeps its cells' launches and the floors
+	// of each toolchain (a paired run measures no floors)
+	argv := []string{"--compare", "--interleave", "launches", "--floors", "--format", "json",
 		"--launches", fmt.Sprint(r.launches), "-n", fmt.Sprint(r.n)}
 	doc, err := measure(exe, argv, filepath.Join(r.docDir, ver+".stderr"), r.prog, i, total, ver, r.launches)
 	if err == nil && doc.cell(cellKeys[0]).GoVersion != ver {
