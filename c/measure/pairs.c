@@ -434,10 +434,12 @@ static int precise_enough(const struct paired_rec *pr);
 
 const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s)
 {
+	/* --launches L: L generations, each of --time / L rounds, however long
+	 * their start-ups take */
+	if (o->launches_set)
+		return pr->ngenerations >= o->launches ? "launches" : NULL;
 	if (elapsed_s >= o->time_s)
 		return "time";
-	if (o->launches_set && pr->ngenerations >= o->launches)
-		return "launches";
 	if (pr->precision_pct > 0 && pr->ngenerations >= PAIRS_MIN_GENERATIONS && precise_enough(pr))
 		return "precision";
 	return NULL;

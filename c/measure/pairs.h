@@ -41,9 +41,10 @@ double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec
 void pairs_order(int *order, int n, stats_rng *rng);
 
 /* Whether a paired run ends after the generations so far, elapsed_s into
- * it: "time" (--time spent), "launches" (--launches generations done),
- * "precision" (every ratio's interval half-width at most --precision, from
- * PAIRS_MIN_GENERATIONS generations on), or NULL to go on. */
+ * it: "launches" (with --launches L: L generations done, and nothing else
+ * ends the run), "time" (--time spent), "precision" (every ratio's interval
+ * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
+ * on), or NULL to go on. */
 const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills

@@ -98,7 +98,7 @@ static const struct optdef
 	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
 	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table\n(-n: the requests of max, default 200000; --save-baseline\nFILE keeps its JSON for make latency's chart)"},
 	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
-	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--interleave launches and baselines). In a paired run: L\ngenerations of fresh processes share --time (default:\nas many as fit, each --time/25 long, 0.2 to 1 s)"},
+	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--interleave launches and baselines). In a paired run: L\ngenerations of fresh processes, each --time/L long (default:\nas many as fit in --time, each --time/25, 0.2 to 1 s)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
 	 .help = "text (default), json, or gobench (Go benchmark lines)"},
 	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),

@@ -139,25 +139,8 @@ func TestSignalsLeaveNoProcess(t *testing.T) {
 			os.WriteFile(keep, []byte("precious"), 0o644)
 			mark := fmt.Sprintf("CGOCOST_TEST_RUN=%s-%s-%d", name, sname, time.Now().UnixNano())
 			args := append([]string{"-n", "400000", "-r", "4", "--warmup", "1000", "--save-baseline", keep}, extra...)
-			cmd := exec.Command(bench, args...)
-			cmd.Env = append(os.Environ(), mark)
-			var errb bytes.Buffer
-			cmd.Stderr = &errb
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
 			// mid-run: once a child launch exists
-			deadline := time.Now().Add(30 * time.Second)
-			for {
-				child := false
-				for _, pid := range processesOf(mark) {
-					child = child || pid != cmd.Process.Pid
-				}
-				if child || time.Now().After(deadline) {
-					break
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			cmd, errb, _ := startMarked(t, bench, mark, 1, 0, args...)
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			var ee *exec.ExitError

@@ -153,8 +153,9 @@ func TestPairedCompare(t *testing.T) {
 func TestPairedAgainst(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "2",
-		"--format", "json")
+	// six generations, however slow their start-ups (under the sanitizers)
+	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "1.2",
+		"--launches", "6", "--format", "json")
 	if r.code != 1 {
 		t.Fatalf("threefold: exit %d, want 1: %s", r.code, r.stderr)
 	}
@@ -168,7 +169,7 @@ func TestPairedAgainst(t *testing.T) {
 		t.Fatalf("the slowdown did not reach this build only: %v ns vs %v ns",
 			median(p.Cells[0].Blocks), median(p.Cells[1].Blocks))
 	}
-	r = runTimeout(t, time.Minute, bench, "--against", bench, "--time", "1.5", "--threshold", "60")
+	r = runTimeout(t, time.Minute, bench, "--against", bench, "--time", "1.2", "--launches", "6", "--threshold", "60")
 	if r.code != 0 || !strings.Contains(r.stdout, "comparison against") || !strings.Contains(r.stdout, "verdict: no regression") {
 		t.Fatalf("unchanged: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -207,9 +208,10 @@ func median(x []float64) float64 {
 	return s[len(s)/2]
 }
 
-// startPaired starts a paired run marked in its environment and waits until
-// its children exist; it returns the command, its stderr and the children.
-func startPaired(t *testing.T, bench, mark string, args ...string) (*exec.Cmd, *bytes.Buffer, []int) {
+// startMarked starts a run marked in its environment and waits until at
+// least want children of it exist, then settle more; it returns the
+// command, its stderr and the children.
+func startMarked(t *testing.T, bench, mark string, want int, settle time.Duration, args ...string) (*exec.Cmd, *bytes.Buffer, []int) {
 	t.Helper()
 	cmd := exec.Command(bench, args...)
 	cmd.Env = append(cmd.Environ(), mark)
@@ -226,8 +228,8 @@ func startPaired(t *testing.T, bench, mark string, args ...string) (*exec.Cmd, *
 				children = append(children, pid)
 			}
 		}
-		if len(children) >= 2 || time.Now().After(deadline) {
-			time.Sleep(300 * time.Millisecond) // into the blocks
+		if len(children) >= want || time.Now().After(deadline) {
+			time.Sleep(settle)
 			return cmd, &errb, children
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -257,7 +259,7 @@ func TestPairedCoordinatorLeavesNoProcess(t *testing.T) {
 	bench := filepath.Join(dir, "bench")
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		mark := fmt.Sprintf("CGOCOST_TEST_RUN=paired-%d-%d", sig, time.Now().UnixNano())
-		cmd, errb, children := startPaired(t, bench, mark, "--compare", "--time", "60")
+		cmd, errb, children := startMarked(t, bench, mark, 2, 300*time.Millisecond, "--compare", "--time", "60") // into the blocks
 		if len(children) < 2 {
 			t.Fatalf("%v: %d children, want several alive at once", sig, len(children))
 		}
@@ -283,7 +285,7 @@ func TestPairedCoordinatorLeavesNoProcess(t *testing.T) {
 		{syscall.SIGSTOP, []string{"--against", bench, "--time", "60", "--stall-timeout", "1"}, "stalled during a block: no progress for --stall-timeout"},
 	} {
 		mark := fmt.Sprintf("CGOCOST_TEST_RUN=paired-child-%d-%d", c.sig, time.Now().UnixNano())
-		cmd, errb, children := startPaired(t, bench, mark, c.args...)
+		cmd, errb, children := startMarked(t, bench, mark, 2, 300*time.Millisecond, c.args...)
 		if len(children) == 0 {
 			t.Fatalf("%v: no child", c.sig)
 		}

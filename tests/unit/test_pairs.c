@@ -131,12 +131,13 @@ static void test_stop_rule(void **state)
 	/* the budget, and nothing else, with no --precision nor --launches */
 	assert_null(pairs_stop(&p, &o, 9.99));
 	assert_string_equal(pairs_stop(&p, &o, 10.0), "time");
-	/* --launches L: L generations */
+	/* --launches L: L generations, whatever the time */
 	o.launches = 8;
 	o.launches_set = 1;
 	assert_string_equal(pairs_stop(&p, &o, 1.0), "launches");
 	o.launches = 9;
 	assert_null(pairs_stop(&p, &o, 1.0));
+	assert_null(pairs_stop(&p, &o, 100.0));
 	o.launches_set = 0;
 	/* --precision: met when every half-width is at most it */
 	p.precision_pct = 10;
