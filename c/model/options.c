@@ -57,20 +57,19 @@ struct optdef {
 #define SETS(f)	 .has_set = 1, .set_off = AT(f)
 #define COUNT(f) .set_off = AT(f)
 
-static const struct optdef
-	table[] = {
-		/* one option a row, its help on the next line */
-		// clang-format off
+/* one option a row, its help on the next line */
+// clang-format off
+static const struct optdef table[] = {
 	{.name = "help", .shortname = 'h', .group = GROUP_RUN, .type = T_HELP, .judge = 1,
 	 .help = "this help"},
 	{.name = "async", .shortname = 'a', .group = GROUP_RUN, .type = T_FLAG, .off = AT(async), .child = 1,
 	 .help = "ask the SDK for async extraction (default: sync)"},
 	{.shortname = 'n', .arg = "<number>", .group = GROUP_RUN, .type = T_U64, .off = AT(n), SETS(n_set), .min = 1, .max = OPT_MAX_N, .json = "n", .child = 1,
-	 .help = "timed extraction requests per plugin (default 10000)"},
+	 .help = "timed extraction requests per plugin (default 10000); in a\npaired run, when given: the requests of one block"},
 	{.shortname = 'p', .arg = "<number>", .group = GROUP_RUN, .type = T_INSTANCES, .off = AT(plugins), .json = "plugins", .child = 1,
 	 .help = "plugins running in parallel, one thread each (default 1)"},
 	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), SETS(batches_set), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
-	 .help = "timed batches the -n requests are split into (default 10)"},
+	 .help = "timed batches the -n requests are split into (default 10);\nnot in a paired run, whose batches are its blocks"},
 	{.name = "work", .arg = "<w>", .group = GROUP_RUN, .type = T_WORK, .off = AT(work), .json = "work", .child = 1,
 	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked)"},
 	{.name = "fields", .arg = "<K>", .group = GROUP_RUN, .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1,
@@ -163,8 +162,8 @@ static const struct optdef
 	 .help = "the --plugin alone, with the --busy library idle, and\nbusy; sync and async; interleaved launch by launch"},
 	{.name = "repeat-load", .arg = "<K>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(repeat_load), .min = 1, .max = OPT_MAX_REPEAT_LOAD,
 	 .help = "K fresh processes load every library, extract -n, exit;\ncrashes, panics and hangs counted by kind"},
-		// clang-format on
-	};
+};
+// clang-format on
 
 #define NOPTS (sizeof(table) / sizeof(table[0]))
 
