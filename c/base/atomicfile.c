@@ -1,6 +1,7 @@
 /* atomicfile.c - temporary file, fsync, rename, directory fsync. */
 #include "base/atomicfile.h"
 
+#include "base/fdio.h"
 #include "base/interrupt.h"
 
 #include <errno.h>
@@ -35,21 +36,6 @@ static int split_path(const char *path, char **dir, const char **base)
 		*base = slash + 1;
 	}
 	return *dir ? 0 : -1;
-}
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 static mode_t new_file_mode(const char *path)
@@ -117,7 +103,7 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	const char *what = NULL;
 	if (fchmod(fd, new_file_mode(path)) != 0)
 		what = "cannot set mode of temporary file";
-	else if (write_all(fd, data, len) != 0)
+	else if (fd_write_all(fd, data, len) != 0)
 		what = "cannot write temporary file";
 	else if (fsync(fd) != 0)
 		what = "cannot sync temporary file";

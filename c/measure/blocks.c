@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/fdio.h"
 
 uint64_t blocks_calls(uint64_t block_ns, uint64_t n, double per_op_ns)
 {
@@ -16,34 +17,6 @@ uint64_t blocks_calls(uint64_t block_ns, uint64_t n, double per_op_ns)
 		return n;
 	calls = per_op_ns > 0 ? (double)block_ns / per_op_ns : 1.0;
 	return calls < 1.0 ? 1 : calls > 1e9 ? 1000000000 : (uint64_t)calls;
-}
-
-static int full_read(int fd, void *buf, size_t len)
-{
-	size_t got = 0;
-	while (got < len) {
-		ssize_t n = read(fd, (char *)buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		got += (size_t)n;
-	}
-	return 0;
-}
-
-static int full_write(int fd, const void *buf, size_t len)
-{
-	size_t put = 0;
-	while (put < len) {
-		ssize_t n = write(fd, (const char *)buf + put, len - put);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		put += (size_t)n;
-	}
-	return 0;
 }
 
 /* One more batch in the series, of calls operations. */
@@ -128,12 +101,12 @@ int blocks_serve(struct block_server *b, uint64_t *evt)
 	b->s->nbatches = 0;
 	b->s->total_ops = b->s->total_ns = 0;
 	atomic_store(b->at_ns, UINT64_MAX);
-	if (full_write(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0) {
+	if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0) {
 		snprintf(b->error, sizeof(b->error), "cannot say ready to the parent: %s", strerror(errno));
 		return -1;
 	}
 	for (;;) {
-		if (full_read(BLOCKS_CMD_FD, &c, sizeof(c)) != 0 || c.op == BLOCK_END)
+		if (fd_read_exact(BLOCKS_CMD_FD, &c, sizeof(c)) != 0 || c.op == BLOCK_END)
 			return 0; /* the parent is done (or gone: PDEATHSIG ends us) */
 		if (c.op != BLOCK_RUN) {
 			snprintf(b->error, sizeof(b->error), "unknown command %u from the parent", c.op);
@@ -153,7 +126,7 @@ int blocks_serve(struct block_server *b, uint64_t *evt)
 			b->status = r.status;
 			b->failed_evt = *evt;
 		}
-		if (full_write(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0) {
+		if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0) {
 			snprintf(b->error, sizeof(b->error), "cannot reply to the parent: %s", strerror(errno));
 			return -1;
 		}

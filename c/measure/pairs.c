@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/fdio.h"
 #include "base/interrupt.h"
 #include "base/status.h"
 #include "measure/blocks.h"
@@ -337,11 +338,7 @@ static int receive(struct server *s, struct block_reply *r, int timeout_ms)
 static int send_cmd(struct server *s, uint32_t op, uint64_t lead_in_ns)
 {
 	struct block_cmd c = { .op = op, .lead_in_ns = lead_in_ns };
-	ssize_t n;
-
-	while ((n = write(s->cmd, &c, sizeof(c))) < 0 && errno == EINTR)
-		;
-	return n == (ssize_t)sizeof(c) ? 0 : -1;
+	return fd_write_all(s->cmd, &c, sizeof(c));
 }
 
 /* --- the run ------------------------------------------------------------------ */
