@@ -19,7 +19,7 @@ struct text {
 };
 
 static struct text prog_text, doing, tempfile;
-static volatile sig_atomic_t child;
+/* the children to kill: a launch's in slot 0, a paired run's in 0..N */
 static volatile sig_atomic_t slots[INTERRUPT_SLOTS];
 
 static void publish(struct text *t, const char *s)
@@ -44,20 +44,13 @@ static void on_signal(int sig)
 	static atomic_flag once = ATOMIC_FLAG_INIT;
 	char line[1024];
 	size_t len = 0;
-	pid_t pid = (pid_t)child;
-	int killed = pid > 0;
+	int killed = 0;
 	const char *tmp = tempfile.buf[tempfile.cur], *what = doing.buf[doing.cur];
 
 	if (atomic_flag_test_and_set(&once))
 		for (;;)
 			pause(); /* another thread handles the first signal and exits */
 
-	if (pid > 0) {
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
 	for (int i = 0; i < INTERRUPT_SLOTS; i++)
 		if (slots[i] > 0) {
 			kill(-(pid_t)slots[i], SIGKILL);
@@ -116,7 +109,7 @@ void interrupt_doing(const char *what)
 
 void interrupt_child(pid_t pid)
 {
-	child = pid;
+	interrupt_child_slot(0, pid);
 }
 
 void interrupt_child_slot(int slot, pid_t pid)

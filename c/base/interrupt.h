@@ -22,7 +22,8 @@ void interrupt_doing(const char *what);
 void interrupt_child(pid_t pid);
 
 /* A paired run keeps several children alive at once: slot 0..INTERRUPT_SLOTS
- * holds one (0: none). The handler kills and reaps them all. */
+ * holds one (0: none), and interrupt_child is slot 0. The handler kills
+ * them all, then reaps them. */
 #define INTERRUPT_SLOTS 32
 void interrupt_child_slot(int slot, pid_t pid);
 
