@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/pairs.h"
 #include "stats/change.h"
 #include "stats/signrank.h"
 #include "stats/stats.h"
@@ -37,8 +36,8 @@ static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, d
 	int rc = -1;
 
 	if (pairs == NULL || x == NULL || cpu == NULL || logs == NULL ||
-	    pairs_generation_ratios(p, r, a->block_ns, b->block_ns, x) != 0 ||
-	    pairs_generation_ratios(p, r, a->block_cpu_ns, b->block_cpu_ns, cpu) != 0)
+	    paired_generation_ratios(p, r, a->block_ns, b->block_ns, x) != 0 ||
+	    paired_generation_ratios(p, r, a->block_cpu_ns, b->block_cpu_ns, cpu) != 0)
 		goto out;
 	for (size_t i = 0; i < g; i++)
 		logs[i] = log(x[i]);
@@ -47,11 +46,11 @@ static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, d
 	snprintf(r->pairs.unit, sizeof(r->pairs.unit), "ratio");
 	if (stats_summarize(x, g, &r->st.s) != 0 || stats_summarize(cpu, g, &r->cpu.s) != 0 ||
 	    stats_summarize(pairs, n, &r->pairs.s) != 0 || signrank_test(logs, g, &sr) != 0 ||
-	    signrank_interval(logs, g, 0.95, &ci) != 0)
+	    signrank_ratio_interval(x, g, 0.95, &ci) != 0)
 		goto out;
-	r->estimate = exp(ci.point);
-	r->low = exp(ci.lo);
-	r->high = exp(ci.hi);
+	r->estimate = ci.point;
+	r->low = ci.lo;
+	r->high = ci.hi;
 	r->coverage = ci.coverage;
 	r->half_width_pct = 100.0 * (r->high - r->low) / 2.0 / r->estimate;
 	r->p = sr.p;

@@ -96,29 +96,6 @@ int pairs_define(const struct plan *p, const struct options *o, struct paired_re
 	return rc;
 }
 
-int pairs_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
-			    const double *den, double *x)
-{
-	size_t at = 0, n = pr->cells[r->num].nblocks;
-	double *round = malloc((n + 1) * sizeof(double));
-
-	if (round == NULL)
-		return -1;
-	if (pr->cells[r->den].nblocks < n)
-		n = pr->cells[r->den].nblocks;
-	for (size_t g = 0; g < pr->ngenerations; g++) {
-		size_t k = (size_t)pr->generation_rounds[g];
-		if (at + k > n)
-			k = n > at ? n - at : 0;
-		for (size_t i = 0; i < k; i++)
-			round[i] = num[at + i] / den[at + i];
-		x[g] = stats_median(round, k);
-		at += k;
-	}
-	free(round);
-	return 0;
-}
-
 double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec *r)
 {
 	double *x = malloc((pr->ngenerations + 1) * sizeof(double)), hw = NAN;
@@ -126,12 +103,9 @@ double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec
 
 	if (x == NULL)
 		return NAN;
-	if (pairs_generation_ratios(pr, r, pr->cells[r->num].block_ns, pr->cells[r->den].block_ns, x) == 0) {
-		for (size_t g = 0; g < pr->ngenerations; g++)
-			x[g] = log(x[g]);
-		if (signrank_interval(x, pr->ngenerations, 0.95, &ci) == 0 && isfinite(ci.lo))
-			hw = 100.0 * (exp(ci.hi) - exp(ci.lo)) / 2.0 / exp(ci.point);
-	}
+	if (paired_generation_ratios(pr, r, pr->cells[r->num].block_ns, pr->cells[r->den].block_ns, x) == 0 &&
+	    signrank_ratio_interval(x, pr->ngenerations, 0.95, &ci) == 0 && isfinite(ci.lo))
+		hw = 100.0 * (ci.hi - ci.lo) / 2.0 / ci.point;
 	free(x);
 	return hw;
 }

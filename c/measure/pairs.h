@@ -27,11 +27,6 @@
  * (judged). Names are final once the cells are known (pairs_run). */
 int pairs_define(const struct plan *p, const struct options *o, struct paired_rec *pr);
 
-/* The ratio of each generation: the median over its rounds of the
- * numerator's block over the denominator's. x holds ngenerations values. */
-int pairs_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
-			    const double *den, double *x);
-
 /* The half-width (percent of the median) of ratio r's 95% interval over
  * the generations so far; NAN with too few. */
 double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec *r);

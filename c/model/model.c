@@ -76,3 +76,26 @@ uint64_t launch_requests(const struct launch_rec *l)
 		n += l->callers[i].extractions;
 	return n;
 }
+
+int paired_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
+			     const double *den, double *x)
+{
+	size_t at = 0, n = pr->cells[r->num].nblocks;
+	double *round = malloc((n + 1) * sizeof(double));
+
+	if (round == NULL)
+		return -1;
+	if (pr->cells[r->den].nblocks < n)
+		n = pr->cells[r->den].nblocks;
+	for (size_t g = 0; g < pr->ngenerations; g++) {
+		size_t k = (size_t)pr->generation_rounds[g];
+		if (at + k > n)
+			k = n > at ? n - at : 0;
+		for (size_t i = 0; i < k; i++)
+			round[i] = num[at + i] / den[at + i];
+		x[g] = stats_median(round, k);
+		at += k;
+	}
+	free(round);
+	return 0;
+}

@@ -337,4 +337,11 @@ const char *cell_unit_noun(const struct cell_rec *c);
 /* Extractions of a launch, summed over its callers. */
 uint64_t launch_requests(const struct launch_rec *l);
 
+/* A paired run's ratio r, generation by generation: x[g] is the median over
+ * generation g's rounds of num[i] / den[i] (per-block arrays of the
+ * ratio's cells: wall or CPU time). x holds pr->ngenerations values.
+ * 0, or -1 when out of memory. */
+int paired_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
+			     const double *den, double *x);
+
 #endif

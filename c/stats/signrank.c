@@ -176,3 +176,22 @@ int signrank_interval(const double *x, size_t n, double level, struct signrank_c
 	free(w);
 	return 0;
 }
+
+int signrank_ratio_interval(const double *ratios, size_t n, double level, struct signrank_ci *out)
+{
+	double *logs = malloc((n + 1) * sizeof(double));
+	int rc;
+
+	if (logs == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		logs[i] = log(ratios[i]);
+	rc = signrank_interval(logs, n, level, out);
+	free(logs);
+	if (rc == 0) {
+		out->lo = exp(out->lo);
+		out->point = exp(out->point);
+		out->hi = exp(out->hi);
+	}
+	return rc;
+}

@@ -52,4 +52,7 @@ struct signrank_ci {
 };
 int signrank_interval(const double *x, size_t n, double level, struct signrank_ci *out);
 
+/* The same for ratios (all > 0): taken on their logs, given back as ratios. */
+int signrank_ratio_interval(const double *ratios, size_t n, double level, struct signrank_ci *out);
+
 #endif

@@ -105,7 +105,7 @@ static void test_generation_ratios_are_medians_of_their_rounds(void **state)
 
 	(void)state;
 	make_run(&p, cells, &r, 8, 9);
-	assert_int_equal(pairs_generation_ratios(&p, &r, cells[0].block_ns, cells[1].block_ns, x), 0);
+	assert_int_equal(paired_generation_ratios(&p, &r, cells[0].block_ns, cells[1].block_ns, x), 0);
 	for (int k = 0; k < 8; k++)
 		assert_float_equal(x[k], 1.0 + 0.01 * k, 1e-12);
 	/* the interval over generations: from ratios 1.00 .. 1.07 */
