@@ -218,6 +218,7 @@ static int measure(const struct options *o, const struct machine *m, struct doc 
 	char err[4096];
 	struct machine_rec mr;
 	struct plan plan;
+	struct paired_rec pr;
 	int status;
 
 	if (o->repeat_load) {
@@ -252,30 +253,21 @@ static int measure(const struct options *o, const struct machine *m, struct doc 
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 		return EXIT_BAD_INPUT;
 	}
-	if (o->paired) {
-		memset(d, 0, sizeof(*d));
-		status = pairs_run(&plan, o, &d->paired, err, sizeof(err));
-		d->has_paired = 1;
-	} else {
-		status = plan_run(&plan, o, err, sizeof(err));
+	memset(&pr, 0, sizeof(pr));
+	status = o->paired ? pairs_run(&plan, o, &pr, err, sizeof(err)) : plan_run(&plan, o, err, sizeof(err));
+	record_machine(&mr, m);
+	if (status == EXIT_OK && (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
+				  (o->against && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0))) {
+		snprintf(err, sizeof(err), "out of memory");
+		status = EXIT_RUN_FAILED;
 	}
+	/* d owns the paired record from here, whatever the status */
+	d->paired = pr;
+	d->has_paired = o->paired;
 	if (status == EXIT_BAD_INPUT) {
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 		plan_free(&plan);
 		return status;
-	}
-	record_machine(&mr, m);
-	if (status == EXIT_OK) {
-		/* plan_document starts d afresh: the paired record is kept aside */
-		struct paired_rec pr = d->paired;
-		int has_paired = d->has_paired;
-		if (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
-		    (o->against && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0)) {
-			snprintf(err, sizeof(err), "out of memory");
-			status = EXIT_RUN_FAILED;
-		}
-		d->paired = pr;
-		d->has_paired = has_paired;
 	}
 	if (status != EXIT_OK)
 		fprintf(stderr, "%s: %s\n", prog, err);
