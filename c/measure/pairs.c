@@ -254,23 +254,20 @@ static void close_server(struct server *s, int slot)
 	s->cmd = s->reply = s->out = s->err = -1;
 }
 
-/* What became of a child that stopped answering, as one line; one that
- * answered nothing for --stall-timeout (timeout_ms 0) is killed first. */
-static int failure(struct server *s, const char *what, int timeout_ms, char *err, size_t errlen)
+/* How a child ended (reaped within timeout_ms), from its status and
+ * stderr: EXIT_OK when it exited cleanly and ended_ok says that is what was
+ * expected; else its one-line reason, what saying when. */
+static int outcome(struct server *s, const char *what, int timeout_ms, int ended_ok, char *err, size_t errlen)
 {
 	char why[600], *errout;
 	int signo, rc = reap(s, timeout_ms, &signo);
 	enum launch_kind kind;
 
-	if (timeout_ms == 0) {
-		snprintf(err, errlen, "paired launch of %s (%s) stalled %s: no progress for --stall-timeout; killed",
-			 s->v->exe, s->v->async ? "async" : "sync", what);
-		return EXIT_RUN_FAILED;
-	}
-
 	errout = slurp(s->err);
 	kind = launch_classify(rc, signo, errout ? errout : "", why, sizeof(why));
 	free(errout);
+	if (kind == LAUNCH_OK && ended_ok)
+		return EXIT_OK;
 	if (kind == LAUNCH_BAD_INPUT) {
 		snprintf(err, errlen, "%s", why);
 		return EXIT_BAD_INPUT;
@@ -279,6 +276,20 @@ static int failure(struct server *s, const char *what, int timeout_ms, char *err
 		 kind == LAUNCH_CRASHED || kind == LAUNCH_PANICKED ? "crashed" : "failed", what,
 		 kind == LAUNCH_OK ? "it ended without a word" : why);
 	return EXIT_RUN_FAILED;
+}
+
+/* What became of a child that stopped answering, as one line; one that
+ * answered nothing for --stall-timeout (timeout_ms 0) is killed first. */
+static int failure(struct server *s, const char *what, int timeout_ms, char *err, size_t errlen)
+{
+	if (timeout_ms == 0) {
+		int signo;
+		reap(s, 0, &signo);
+		snprintf(err, errlen, "paired launch of %s (%s) stalled %s: no progress for --stall-timeout; killed",
+			 s->v->exe, s->v->async ? "async" : "sync", what);
+		return EXIT_RUN_FAILED;
+	}
+	return outcome(s, what, timeout_ms, 0, err, errlen);
 }
 
 static int stall_ms(const struct options *o)
@@ -482,20 +493,12 @@ static int finish(struct server *sv, int nv, const struct options *o, char *err,
 		send_cmd(&sv[i], BLOCK_END, 0);
 	for (int i = 0; i < nv; i++) {
 		struct server *s = &sv[i];
-		char why[600], *out, *errout;
-		int signo, rc = reap(s, timeout, &signo), status;
+		char why[600], *out;
+		int status = outcome(s, "at its end", timeout, 1, err, errlen);
 		struct doc child;
-		enum launch_kind kind;
 
-		errout = slurp(s->err);
-		kind = launch_classify(rc, signo, errout ? errout : "", why, sizeof(why));
-		free(errout);
-		if (kind != LAUNCH_OK) {
-			snprintf(err, errlen, "paired launch of %s (%s) %s at its end: %s", s->v->exe,
-				 s->v->async ? "async" : "sync",
-				 kind == LAUNCH_CRASHED || kind == LAUNCH_PANICKED ? "crashed" : "failed", why);
-			return kind == LAUNCH_BAD_INPUT ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
-		}
+		if (status != EXIT_OK)
+			return status;
 		out = slurp(s->out);
 		if (out == NULL || doc_loads(&child, out, strlen(out), why, sizeof(why)) != 0) {
 			snprintf(err, errlen, "paired launch of %s printed no valid document (%s)", s->v->exe,
