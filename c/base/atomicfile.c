@@ -38,6 +38,35 @@ static int split_path(const char *path, char **dir, const char **base)
 	return *dir ? 0 : -1;
 }
 
+/* What a file of this mode is, in the words of the refusals: NULL for a
+ * regular file, else "not a regular file (a device)" and its kin. */
+static const char *not_regular(mode_t mode)
+{
+	if (S_ISREG(mode))
+		return NULL;
+	if (S_ISFIFO(mode))
+		return "not a regular file (a named FIFO)";
+	if (S_ISDIR(mode))
+		return "not a regular file (a directory)";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "not a regular file (a device)";
+	if (S_ISSOCK(mode))
+		return "not a regular file (a socket)";
+	return "not a regular file";
+}
+
+/* NULL when a save may replace what is at path: nothing, a regular file, a
+ * symlink (replaced, not followed) or a directory (rename refuses it and says
+ * why). A device node, a FIFO or a socket is never replaced by a file: saving
+ * to /dev/null as root would otherwise delete the device. */
+static const char *unreplaceable(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0 || S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
+		return NULL;
+	return not_regular(st.st_mode);
+}
+
 static mode_t new_file_mode(const char *path)
 {
 	struct stat st;
@@ -86,6 +115,11 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 		free(dir);
 		return fail(err, errlen, path, "cannot write", EISDIR);
 	}
+	const char *kind = unreplaceable(path);
+	if (kind) {
+		free(dir);
+		return fail(err, errlen, path, kind, EINVAL);
+	}
 	char *tmp = temp_template(dir, base);
 	if (!tmp) {
 		free(dir);
@@ -111,6 +145,10 @@ int atomic_write_file(const char *path, const void *data, size_t len, char *err,
 	if (close(fd) != 0 && !what) {
 		what = "cannot close temporary file";
 		e = errno;
+	}
+	if (!what && (kind = unreplaceable(path)) != NULL) {
+		what = kind; /* appeared while the file was written */
+		e = EINVAL;
 	}
 	if (!what && rename(tmp, path) != 0) {
 		what = "cannot rename temporary file over it";
@@ -152,6 +190,13 @@ int atomic_write_check(const char *path, char *err, size_t errlen)
 		errno = EISDIR;
 		return -1;
 	}
+	const char *kind = unreplaceable(path);
+	if (kind) {
+		free(dir);
+		snprintf(err, errlen, "%s: %s; a save would replace it with a file", path, kind);
+		errno = EINVAL;
+		return -1;
+	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		int e = stat(dir, &st) != 0 ? errno : ENOTDIR;
 		snprintf(err, errlen, "%s: its directory %s: %s", path, dir, strerror(e));
@@ -189,22 +234,13 @@ static const char *input_kind(int fd, const struct stat *st)
 	char link[64], target[64];
 	ssize_t n;
 
-	if (S_ISREG(st->st_mode))
-		return NULL;
 	if (S_ISFIFO(st->st_mode)) {
 		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
 		n = readlink(link, target, sizeof target - 1);
 		if (n > 0 && strncmp(target, "pipe:", 5) == 0)
 			return NULL;
-		return "not a regular file (a named FIFO)";
 	}
-	if (S_ISDIR(st->st_mode))
-		return "not a regular file (a directory)";
-	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
-		return "not a regular file (a device)";
-	if (S_ISSOCK(st->st_mode))
-		return "not a regular file (a socket)";
-	return "not a regular file";
+	return not_regular(st->st_mode);
 }
 
 int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen)

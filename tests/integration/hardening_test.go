@@ -324,6 +324,42 @@ func TestBadPathsBeforeMeasuring(t *testing.T) {
 	}
 }
 
+// --save-baseline on a device node or a FIFO is bad input found before
+// anything is measured, and the node stays what it was: as root, a save to
+// /dev/null once replaced the device with a file. The device is a private
+// copy of /dev/null's node (char 1:3), which mknod makes as root only.
+func TestSaveBaselineKeepsDevicesAndFIFOs(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	nodes := map[string]uint32{fifo: syscall.S_IFIFO}
+	dev := filepath.Join(tmp, "null")
+	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {
+		nodes[dev] = syscall.S_IFCHR
+	} else {
+		t.Logf("mknod: %v: the device case is not run", err)
+	}
+	for path, typ := range nodes {
+		want := "not a regular file (a named FIFO)"
+		if typ == syscall.S_IFCHR {
+			want = "not a regular file (a device)"
+		}
+		args := []string{"-n", "3000000", "--launches", "3", "--save-baseline", path}
+		oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, want, args)
+		var st syscall.Stat_t
+		if err := syscall.Lstat(path, &st); err != nil || st.Mode&syscall.S_IFMT != typ {
+			t.Errorf("%s: mode %o after the refusal (%v), want type %o", path, st.Mode, err, typ)
+		}
+	}
+	if files, _ := os.ReadDir(tmp); len(files) != len(nodes) {
+		t.Errorf("files left beside the nodes: %v", files)
+	}
+}
+
 // A save that fails after a multi-launch measurement keeps the report: the
 // directory disappears while the launches run.
 func TestFailedSaveKeepsTheReport(t *testing.T) {

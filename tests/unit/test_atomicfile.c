@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -147,6 +148,60 @@ static void test_path_is_directory(void **state)
 	assert_int_equal(rmdir(target), 0);
 }
 
+/* A device node or a FIFO at the target is refused by the check and by the
+ * write, and stays what it was: as root, saving to /dev/null once replaced
+ * the device with a file. The device here is a private copy of /dev/null's
+ * node (char 1:3), made with mknod, which needs root. */
+static void assert_kept(const char *path, mode_t type)
+{
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_int_equal(st.st_mode & S_IFMT, type);
+}
+
+static void test_special_files_refused(void **state)
+{
+	(void)state;
+	char fifo[128], dev[128], err[256] = "";
+	in_dir(fifo, sizeof fifo, "fifo");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	in_dir(dev, sizeof dev, "null");
+	int have_dev = mknod(dev, S_IFCHR | 0666, makedev(1, 3)) == 0;
+
+	const char *paths[] = { fifo, dev };
+	const char *kinds[] = { "not a regular file (a named FIFO)", "not a regular file (a device)" };
+	mode_t types[] = { S_IFIFO, S_IFCHR };
+	for (int i = 0; i < (have_dev ? 2 : 1); i++) {
+		errno = 0;
+		assert_int_equal(atomic_write_check(paths[i], err, sizeof err), -1);
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(err, paths[i]));
+		assert_non_null(strstr(err, kinds[i]));
+		assert_null(strchr(err, '\n'));
+		errno = 0;
+		assert_int_equal(atomic_write_file(paths[i], "data", 4, err, sizeof err), -1);
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(err, kinds[i]));
+		assert_kept(paths[i], types[i]);
+	}
+	assert_int_equal(entries(dir), have_dev ? 2 : 1); /* no temporary file left */
+	if (!have_dev)
+		print_message("mknod is not allowed here: the device case was not run\n");
+	assert_int_equal(unlink(fifo), 0);
+	if (have_dev)
+		assert_int_equal(unlink(dev), 0);
+
+	/* a symlink to a device is replaced, the device is not touched */
+	char link[128];
+	in_dir(link, sizeof link, "link");
+	assert_int_equal(symlink("/dev/null", link), 0);
+	assert_int_equal(atomic_write_check(link, err, sizeof err), 0);
+	assert_int_equal(atomic_write_file(link, "data", 4, err, sizeof err), 0);
+	assert_kept(link, S_IFREG);
+	assert_kept("/dev/null", S_IFCHR);
+	assert_int_equal(unlink(link), 0);
+}
+
 /* The old file must survive a failure in the middle of writing: with a 16-byte
  * file-size limit (SIGXFSZ ignored) write() fails with EFBIG after a partial
  * write of the temporary file. */
@@ -279,9 +334,13 @@ int main(void)
 {
 	umask(022);
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),	  cmocka_unit_test(test_missing_directory),
-		cmocka_unit_test(test_path_is_directory), cmocka_unit_test(test_failed_write_keeps_old_file),
-		cmocka_unit_test(test_read_limits),	  cmocka_unit_test(test_read_large),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_missing_directory),
+		cmocka_unit_test(test_path_is_directory),
+		cmocka_unit_test(test_failed_write_keeps_old_file),
+		cmocka_unit_test(test_read_limits),
+		cmocka_unit_test(test_read_large),
+		cmocka_unit_test(test_special_files_refused),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
