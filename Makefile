@@ -39,18 +39,22 @@ CGOCOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -pthread
 COMPILE = $(CC) $(CGOCOST_CPPFLAGS) $(CPPFLAGS) $(CGOCOST_CFLAGS) $(CFLAGS)
 LDLIBS += -pthread -lm -ldl $(shell pkg-config --libs jansson)
 
-# The C driver: one folder a layer, bottom first (README.md, "Layout");
-# c/preload is a library of its own.
-C_LAYERS := base stats model measure analyse store report cli
+# The C driver: one folder a layer, bottom first, listed once in c/LAYERS
+# (read here, by tests/layers and by the fuzz build); c/preload is a library
+# of its own.
+C_LAYERS := $(shell sed -n 's/^\([a-z][a-z]*\) .*/\1/p' c/LAYERS)
+# The layers below plugin: pure C over the model, no plugin, no Go runtime
+# (the fuzz targets and the unit tests of these layers link nothing else).
+GO_FREE_LAYERS := $(shell sed -n '/^plugin /q; s/^\([a-z][a-z]*\) .*/\1/p' c/LAYERS)
 # The built-in plugin is a file of its own: the mock's symbols for bench and
 # bench-shared, none for bench-host (no plugin, no Go runtime).
-BUILTIN_SRCS := c/measure/builtin_mock.c c/measure/builtin_none.c
+BUILTIN_SRCS := c/plugin/builtin_mock.c c/plugin/builtin_none.c
 DRIVER_SRCS := $(filter-out c/cli/main.c $(BUILTIN_SRCS),$(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.c)))
 DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
-BUILTIN_MOCK_OBJ := $(BUILD)/obj/measure/builtin_mock.o
-BUILTIN_NONE_OBJ := $(BUILD)/obj/measure/builtin_none.o
+BUILTIN_MOCK_OBJ := $(BUILD)/obj/plugin/builtin_mock.o
+BUILTIN_NONE_OBJ := $(BUILD)/obj/plugin/builtin_none.o
 C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch]) $(wildcard plugin-c/*.[ch]) $(wildcard tests/fuzz/*.c)
 
 # The executables and libraries every test and measurement needs.
@@ -103,9 +107,9 @@ $(BUILD)/libmock-b.so: $(PLUGIN_SRCS)
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-mock
 
 # The C plugin: the mock's fields in C11 against the same plugin_api.h, no Go.
-$(BUILD)/libcmock.so: plugin-c/cmock.c c/measure/plugin_fields.c c/measure/plugin_fields.h c/base/names.c c/base/names.h | $(BUILD)/.modules
+$(BUILD)/libcmock.so: plugin-c/cmock.c c/plugin/plugin_fields.c c/plugin/plugin_fields.h c/base/names.c c/base/names.h | $(BUILD)/.modules
 	@mkdir -p $(BUILD)
-	$(COMPILE) -fPIC -shared -o $@ plugin-c/cmock.c c/measure/plugin_fields.c c/base/names.c $(shell pkg-config --libs jansson)
+	$(COMPILE) -fPIC -shared -o $@ plugin-c/cmock.c c/plugin/plugin_fields.c c/base/names.c $(shell pkg-config --libs jansson)
 
 # The plugin SDK's header comes from the module cache: the modules are
 # downloaded before the first C file is compiled, so a plain make works on a
@@ -131,7 +135,7 @@ $(BUILD)/bench-host: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_NONE_OBJ)
 
 # The textbook loop, outside the layers: one file, linked with the same
 # c-archive (c/minimal/main.c).
-$(BUILD)/bench-minimal: c/minimal/main.c c/measure/plugin_fields.h c/base/names.h $(BUILD)/libmock.a | $(BUILD)/.modules
+$(BUILD)/bench-minimal: c/minimal/main.c c/plugin/plugin_fields.h c/base/names.h $(BUILD)/libmock.a | $(BUILD)/.modules
 	$(COMPILE) -o $@ $< $(BUILD)/libmock.a -pthread -lm -ldl
 
 # archive vs shared x sync vs async, interleaved launch by launch, with the

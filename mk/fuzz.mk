@@ -1,8 +1,8 @@
 # libFuzzer targets for the three parsers that take outside input
 # (tests/fuzz): the option parser (argv), the baseline loader (JSON) and the
-# --judge reader. They link the Go-free layers only (base, stats, model,
-# analyse, store) and are built with clang-14 (scripts/setup.sh installs it
-# with libFuzzer) under ASan and UBSan.
+# --judge reader. They link the Go-free layers only (those below plugin in
+# c/LAYERS) and are built with clang-14 (scripts/setup.sh installs it with
+# libFuzzer) under ASan and UBSan.
 #
 #   make fuzz FUZZ_S=60   each target for FUZZ_S seconds (default 60) from
 #                         tests/fuzz/corpus/; fails on any crash, hang, leak
@@ -15,7 +15,7 @@ FUZZ_SMOKE_S ?= 5
 FUZZ_TARGETS := options baseline judge
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
-FUZZ_LAYER_SRCS := $(foreach l,base stats model store,$(wildcard c/$(l)/*.c)) c/analyse/judge.c c/analyse/verdict.c
+FUZZ_LAYER_SRCS := $(foreach l,$(GO_FREE_LAYERS),$(wildcard c/$(l)/*.c))
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ic $(shell pkg-config --cflags jansson) -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 

@@ -3,7 +3,7 @@
  * "what does writing this plugin in Go cost?" (docs/plugins.md).
  *
  * It declares the mock's work fields with the same names and values
- * (mock.noop.N, mock.u64.N, mock.str.N; c/measure/plugin_fields.h is the one
+ * (mock.noop.N, mock.u64.N, mock.str.N; c/plugin/plugin_fields.h is the one
  * definition of the values) and the probe fields that make sense without
  * Go: mock.calls, mock.tid and mock.cpu. It reads the mock's JSON
  * configuration; it has no async mode, so "async":true fails plugin_init.
@@ -21,7 +21,7 @@
 
 #include <plugin_api.h>
 
-#include "measure/plugin_fields.h"
+#include "plugin/plugin_fields.h"
 
 enum { C_TID = 0, C_CPU, C_CALLS, C_WORK_BASE };
 #define C_LANES	     MOCK_MAX_LANES

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "measure/record.h"
+#include "model/cellname.h"
 
 /* One executable in one requested mode and allocator: does base name any of
  * its cells? */

@@ -9,7 +9,7 @@
  * nothing (constant request and event, no result read); event adds a new
  * event number each call, read by Extract; noop adds the result read back;
  * u64 and str return a value the driver checks. The numbers are the mock's
- * kinds within a lane (measure/plugin_fields.h). */
+ * kinds within a lane (plugin/plugin_fields.h). */
 enum work { WORK_NOOP = 0, WORK_U64, WORK_STR, WORK_BARE, WORK_EVENT, WORK_COUNT };
 
 /* What one timed iteration is: an extraction on the caller's own instance,

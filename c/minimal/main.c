@@ -14,7 +14,7 @@
 #include <plugin_api.h> /* from the plugin SDK's module directory */
 
 #include "base/status.h"
-#include "measure/plugin_fields.h"
+#include "plugin/plugin_fields.h"
 
 /* The plugin API, exported by the SDK inside the linked c-archive. */
 ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc);

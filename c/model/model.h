@@ -43,7 +43,7 @@ struct machine_rec {
  * not measured. */
 struct floors_rec {
 	double c_call_ns, go_raw_ns, go_raw_cold_ns, handoff_ns;
-	/* the reference C->Go spin handoff (measure/refhandoff.h): bare,
+	/* the reference C->Go spin handoff (timing/refhandoff.h): bare,
 	 * +event, +result, and the wake-up of its sleeping worker; NAN in a
 	 * document from before it existed */
 	double ref_bare_ns, ref_event_ns, ref_result_ns, ref_wake_ns;

@@ -17,12 +17,11 @@ static double median_of(const double *x, size_t n)
 
 static void how_text(FILE *out, const struct paired_rec *p)
 {
-	double first = 0, calls = 0;
+	double first = 0;
 	size_t blocks = 0;
 
 	for (size_t i = 0; i < p->ncells; i++) {
 		first = fmax(first, median_of(p->cells[i].first_call_ns, p->cells[i].nfirst));
-		calls += p->cells[i].nleadcalls ? stats_median(p->cells[i].lead_calls, p->cells[i].nleadcalls) : 0;
 		blocks += p->cells[i].nblocks;
 	}
 	fprintf(out,

@@ -9,8 +9,8 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "measure/extractor.h"
-#include "measure/sysinfo.h"
+#include "base/sysinfo.h"
+#include "plugin/extractor.h"
 
 /* The built-in mock, as the driver opens it, and one synthetic event. */
 static struct plugin_lib builtin;

@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "analyse/judge.h"
-#include "measure/allocs.h"
+#include "timing/allocs.h"
 
 static void write_lines(const char *path, const char *text)
 {

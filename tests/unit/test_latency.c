@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "measure/openloop.h"
-#include "measure/schedule.h"
 #include "model/options.h"
 #include "stats/latency.h"
+#include "timing/openloop.h"
+#include "timing/schedule.h"
 
 /* 1..100: the nearest-rank percentile q is the value ceil(100 q). */
 static void test_percentiles_exact(void **state)

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "measure/pairs.h"
 #include "model/options.h"
+#include "orchestrate/pairs.h"
 
 /* Every round's order is a permutation; over many rounds each cell takes
  * each slot about equally often; the same seed gives the same rounds. */

@@ -12,9 +12,9 @@
 
 #include <cmocka.h>
 
-#include "measure/event.h"
-#include "measure/fieldlist.h"
-#include "measure/library.h"
+#include "plugin/event.h"
+#include "plugin/fieldlist.h"
+#include "plugin/library.h"
 
 /* The shape real plugins declare (the k8saudit and json plugins' kinds of
  * fields): plain, list, a required key argument, an optional index, and the

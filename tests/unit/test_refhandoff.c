@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "measure/goruntime.h"
-#include "measure/refhandoff.h"
+#include "plugin/goruntime.h"
+#include "timing/refhandoff.h"
 
 static void test_every_request_answered_once(void **state)
 {

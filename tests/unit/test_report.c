@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "measure/record.h"
-#include "measure/series.h"
 #include "report/format.h"
+#include "timing/record.h"
+#include "timing/series.h"
 
 static char *capture_seed(uint32_t index, uint64_t elapsed, uint64_t n)
 {

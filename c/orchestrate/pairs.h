@@ -1,0 +1,51 @@
+/* orchestrate/pairs.h — a paired run: one long-lived child per cell (blocks.h),
+ * all alive at once, and this coordinator letting exactly one run a block
+ * while the others wait asleep. A round gives every cell one block, in a
+ * random order (seeded, recorded); a ratio of two cells takes one sample a
+ * round, from two blocks a few milliseconds apart, so that the machine's
+ * slow and fast states, which last hundreds of milliseconds, fall on both.
+ * The run ends when --time is spent, or earlier when every ratio's 95%
+ * interval is as narrow as --precision asks. */
+#ifndef CGOCOST_ORCHESTRATE_PAIRS_H
+#define CGOCOST_ORCHESTRATE_PAIRS_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+#include "orchestrate/plan.h"
+#include "stats/stats.h"
+
+/* Fewest generations for an interval (the median's, from order statistics). */
+#define PAIRS_MIN_GENERATIONS  6
+/* A generation's length: a 25th of the budget, within these bounds. */
+#define PAIRS_GENERATION_MIN_S 0.2
+#define PAIRS_GENERATION_MAX_S 1.0
+
+/* The ratios a plan's cells make, by index: with --compare, async/sync per
+ * library, shared/archive per mode and Go over the C plugin; with
+ * --against, every cell of this build over the same cell of the base
+ * (judged). Names are final once the cells are known (pairs_run). */
+int pairs_define(const struct plan *p, const struct options *o, struct paired_rec *pr);
+
+/* The half-width (percent of the median) of ratio r's 95% interval over
+ * the generations so far; NAN with too few. */
+double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec *r);
+
+/* A random order of n cells (Fisher-Yates, from rng): each round's, and
+ * each generation's order of start-up. */
+void pairs_order(int *order, int n, stats_rng *rng);
+
+/* Whether a paired run ends after the generations so far, elapsed_s into
+ * it: "launches" (with --launches L: L generations done, and nothing else
+ * ends the run), "time" (--time spent), "precision" (every ratio's interval
+ * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
+ * on), or NULL to go on. */
+const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
+
+/* Runs the plan's cells in paired blocks until the budget is spent: fills
+ * every variant's cells (one launch each, a batch per block) and pr.
+ * Returns EXIT_OK, or EXIT_BAD_INPUT / EXIT_RUN_FAILED with a one-line
+ * reason; no child outlives it. */
+int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, char *err, size_t errlen);
+
+#endif

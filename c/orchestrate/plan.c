@@ -1,0 +1,311 @@
+/* orchestrate/plan.c — see plan.h. */
+#include "orchestrate/plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/interrupt.h"
+#include "base/selfpath.h"
+#include "base/status.h"
+#include "model/codec.h"
+#include "orchestrate/launch.h"
+
+static int add_variant(struct plan *p, const char *exe, int async, char *err, size_t errlen)
+{
+	struct variant *v = &p->v[p->nv];
+	if (p->nv >= (int)(sizeof(p->v) / sizeof(p->v[0]))) {
+		snprintf(err, errlen, "too many cells");
+		return -1;
+	}
+	if (access(exe, X_OK) != 0) {
+		snprintf(err, errlen, "%s is not an executable bench", exe);
+		return -1;
+	}
+	snprintf(v->exe, sizeof(v->exe), "%s", exe);
+	v->async = async;
+	v->work = -1;
+	p->nv++;
+	return 0;
+}
+
+/* --anatomy: per mode, the work steps in order, with the minimal driver
+ * right after bare (adjacent launches: their per-round ratio is paired). */
+static int add_anatomy(struct plan *p, const char *exe, char *err, size_t errlen)
+{
+	static const enum work steps[] = { WORK_BARE, WORK_EVENT, WORK_NOOP, WORK_U64, WORK_STR };
+	char minimal[PATH_MAX];
+
+	if (sibling_path(exe, "bench-minimal", minimal, sizeof(minimal)) != 0) {
+		snprintf(err, errlen, "path too long: %s", exe);
+		return -1;
+	}
+	for (int async = 0; async < 2; async++)
+		for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+			if (add_variant(p, exe, async, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].work = (int)steps[k];
+			if (steps[k] != WORK_BARE)
+				continue;
+			if (add_variant(p, minimal, async, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].minimal = 1;
+		}
+	return 0;
+}
+
+/* --compare's fifth cell: the C plugin (libcmock.so) in bench-host, the
+ * no-Go baseline, when both are built next to exe. */
+static int add_c_plugin(struct plan *p, const char *exe, char *err, size_t errlen)
+{
+	char host[PATH_MAX], lib[PATH_MAX];
+
+	if (sibling_path(exe, "bench-host", host, sizeof(host)) != 0 ||
+	    sibling_path(exe, "libcmock.so", lib, sizeof(lib)) != 0 || access(host, X_OK) != 0 ||
+	    access(lib, R_OK) != 0) {
+		fprintf(stderr, "bench: note: no bench-host and libcmock.so next to %s: no C plugin row\n", exe);
+		return 0;
+	}
+	if (add_variant(p, host, 0, err, errlen) != 0)
+		return -1;
+	snprintf(p->v[p->nv - 1].plugin, sizeof(p->v[p->nv - 1].plugin), "%s", lib);
+	return 0;
+}
+
+static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
+{
+	char shared[PATH_MAX];
+
+	if (o->interference) {
+		/* A alone, beside B idle, beside B busy; sync and async */
+		for (int beside = 0; beside < 3; beside++)
+			for (int async = 0; async < 2; async++) {
+				if (add_variant(p, exe, async, err, errlen) != 0)
+					return -1;
+				p->v[p->nv - 1].beside = beside;
+			}
+		return 0;
+	}
+	if (!o->compare)
+		return add_variant(p, exe, o->async, err, errlen);
+	/* --compare: the archive build and its shared sibling, sync and async */
+	if (sibling_path(exe, "bench-shared", shared, sizeof(shared)) != 0) {
+		snprintf(err, errlen, "path too long: %s", exe);
+		return -1;
+	}
+	if (add_variant(p, exe, 0, err, errlen) || add_variant(p, exe, 1, err, errlen) ||
+	    add_variant(p, shared, 0, err, errlen) || add_variant(p, shared, 1, err, errlen))
+		return -1;
+	return add_c_plugin(p, exe, err, errlen);
+}
+
+int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen)
+{
+	char self[PATH_MAX], other[PATH_MAX];
+
+	memset(p, 0, sizeof(*p));
+	if (self_path(self, sizeof(self)) != 0) {
+		snprintf(err, errlen, "cannot find this executable");
+		return -1;
+	}
+	if (o->compare || o->anatomy) {
+		/* the table starts from the archive build, whichever was run */
+		const char *base = strrchr(self, '/');
+		if (base && strcmp(base + 1, "bench-shared") == 0)
+			snprintf(self + (base - self) + 1, sizeof(self) - (size_t)(base - self) - 1, "bench");
+	}
+	if (o->nallocators) {
+		for (int i = 0; i < o->nallocators; i++) {
+			if (add_build(p, self, o, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].malloc_name = o->allocators[i];
+		}
+	} else if (o->anatomy) {
+		if (add_anatomy(p, self, err, errlen) != 0)
+			return -1;
+	} else if (add_build(p, self, o, err, errlen) != 0) {
+		return -1;
+	}
+	p->nself = p->nv;
+	if (o->against) {
+		if (realpath(o->against, other) == NULL) {
+			snprintf(err, errlen, "--against: cannot find '%s'", o->against);
+			return -1;
+		}
+		if (add_build(p, other, o, err, errlen) != 0)
+			return -1;
+		for (int i = p->nself; i < p->nv; i++)
+			p->v[i].base = 1;
+	}
+	return 0;
+}
+
+int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store, size_t storelen)
+{
+	struct options co = *o;
+	int n;
+
+	/* what differs between variants: the mode, the allocator, the slowdown
+	 * (injected into the build under test only, never the --against base) */
+	co.async = v->async;
+	if (v->work >= 0)
+		co.work = (enum work)v->work;
+	co.extra_ns = v->base ? 0 : o->extra_ns + (v->async ? o->async_extra_ns : 0);
+	co.slowdown_pct = v->base ? 0 : o->slowdown_pct;
+	if (v->malloc_name)
+		co.malloc_name = v->malloc_name;
+	if (v->plugin[0]) {
+		co.libs[0] = v->plugin;
+		co.nlibs = 1;
+	}
+	if (o->interference) {
+		co.idle = v->beside == 1 ? o->busy : NULL;
+		co.busy = v->beside == 2 ? o->busy : NULL;
+		co.alloc_bytes = v->beside == 2 ? o->alloc_bytes : 0;
+	}
+	if (max < 5 || snprintf(store, storelen, "%llu", (unsigned long long)o->n) >= (int)storelen)
+		return -1;
+	argv[0] = (char *)v->exe;
+	if (v->minimal) {
+		/* the textbook loop takes -n and -a, nothing else */
+		argv[1] = (char *)"-n";
+		argv[2] = store;
+		argv[3] = v->async ? (char *)"-a" : NULL;
+		argv[4] = NULL;
+		return v->async ? 4 : 3;
+	}
+	n = options_child_args(&co, argv + 1, max - 3, store, storelen);
+	if (n < 0)
+		return -1;
+	argv[n + 1] = (char *)"--emit-launch";
+	argv[n + 2] = NULL;
+	return n + 2;
+}
+
+/* Which launch, of how many: said to an interrupt, and on stderr when it is
+ * a terminal (progress). */
+static void progress(int on, uint32_t done, uint32_t total, const struct variant *v)
+{
+	const char *base = strrchr(v->exe, '/');
+	char what[PATH_MAX + 64];
+
+	snprintf(what, sizeof(what), "launch %u of %u (%s%s%s%s%s)", done + 1, total, base ? base + 1 : v->exe,
+		 v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "",
+		 v->beside == 1	  ? " beside idle"
+		 : v->beside == 2 ? " beside busy"
+				  : "");
+	interrupt_doing(what);
+	if (!on)
+		return;
+	fprintf(stderr, "\r\033[K%s", what);
+	fflush(stderr);
+}
+
+/* One launch of a variant; a launch whose caller stalled (its watchdog
+ * ended it) is run again, at most twice, and counted: it measured nothing. */
+static int launch_variant(struct variant *v, const struct options *o, struct doc *child, char *err, size_t errlen)
+{
+	char *argv[80], store[16384];
+	int status;
+
+	if (child_args(o, v, argv, 80, store, sizeof(store)) < 0) {
+		snprintf(err, errlen, "arguments too long for a launch");
+		return EXIT_RUN_FAILED;
+	}
+	if (v->minimal)
+		return launch_minimal(argv, o, v->async, child, err, errlen);
+	status = launch_document(argv, child, err, errlen);
+	for (int retry = 0; status == EXIT_STALLED && retry < 2; retry++) {
+		v->stalled++;
+		fprintf(stderr, "bench: warning: %s stalled (%s); running that launch again\n", v->exe, err);
+		status = launch_document(argv, child, err, errlen);
+	}
+	return status == EXIT_STALLED ? EXIT_RUN_FAILED : status;
+}
+
+int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen)
+{
+	if (child->ncells == 0) {
+		snprintf(err, errlen, "launch of %s printed a document without a cell", v->exe);
+		return EXIT_RUN_FAILED;
+	}
+	if (v->cells == NULL) {
+		v->cells = child->cells;
+		v->ncells = child->ncells;
+		child->cells = NULL;
+		child->ncells = 0;
+		return EXIT_OK;
+	}
+	for (size_t k = 0; k < child->ncells; k++) {
+		struct cell_rec *mine = k < v->ncells ? &v->cells[k] : NULL, *c = &child->cells[k];
+		struct launch_rec *l;
+		if (mine == NULL || c->nlaunches != 1 || strcmp(mine->name, c->name) != 0) {
+			snprintf(err, errlen, "%s: the mode in effect changed between launches (%s, then %s)", v->exe,
+				 mine ? mine->name : "nothing", c->name);
+			return EXIT_RUN_FAILED;
+		}
+		l = model_append((void **)&mine->launches, &mine->nlaunches, sizeof(*mine->launches));
+		if (l == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return EXIT_RUN_FAILED;
+		}
+		*l = c->launches[0];
+		free(c->launches); /* its contents now belong to mine */
+		c->launches = NULL;
+		c->nlaunches = 0;
+	}
+	return EXIT_OK;
+}
+
+int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
+{
+	int tty = isatty(2), status = EXIT_OK;
+	uint32_t total = o->launches * (uint32_t)p->nv, done = 0;
+
+	for (uint32_t round = 0; status == EXIT_OK && round < o->launches; round++) {
+		for (int i = 0; status == EXIT_OK && i < p->nv; i++, done++) {
+			struct doc child;
+			progress(tty, done, total, &p->v[i]);
+			memset(&child, 0, sizeof(child));
+			status = launch_variant(&p->v[i], o, &child, err, errlen);
+			if (status == EXIT_OK)
+				status = plan_merge_launch(&p->v[i], &child, err, errlen);
+			doc_free(&child);
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	return status;
+}
+
+int plan_document(struct plan *p, int from, int to, const struct machine_rec *m, const struct options *o, struct doc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->schema_version = SCHEMA_VERSION;
+	d->machine = *m;
+	d->options = *o;
+	for (int i = from; i < to; i++)
+		for (size_t k = 0; k < p->v[i].ncells; k++) {
+			struct cell_rec *c = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells));
+			if (c == NULL)
+				return -1;
+			*c = p->v[i].cells[k];
+			c->stalled_launches_rerun = p->v[i].stalled;
+		}
+	for (int i = from; i < to; i++) {
+		free(p->v[i].cells); /* the contents now belong to d */
+		p->v[i].cells = NULL;
+		p->v[i].ncells = 0;
+	}
+	return 0;
+}
+
+void plan_free(struct plan *p)
+{
+	for (int i = 0; i < p->nv; i++) {
+		struct doc owner = { .cells = p->v[i].cells, .ncells = p->v[i].ncells };
+		doc_free(&owner);
+	}
+	memset(p, 0, sizeof(*p));
+}

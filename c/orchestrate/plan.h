@@ -1,0 +1,55 @@
+/* orchestrate/plan.h — a measurement made of several cells (an executable in a
+ * mode), each repeated in fresh processes (launches), interleaved round by
+ * round so that the machine's drift falls on every cell alike. */
+#ifndef CGOCOST_ORCHESTRATE_PLAN_H
+#define CGOCOST_ORCHESTRATE_PLAN_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "model/model.h"
+
+struct variant {
+	char exe[PATH_MAX];
+	int async;
+	const char *malloc_name; /* NULL: the options' --malloc */
+	int work;		 /* enum work, or -1: the options' --work */
+	int minimal;		 /* build/bench-minimal: the textbook loop, seed lines only */
+	char plugin[PATH_MAX];	 /* "": the options' --plugin; else this one library */
+	int beside;		 /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
+	int base;		 /* the --against build: no injected slowdown reaches it */
+	int stalled;		 /* launches that stalled and were run again */
+	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
+	size_t ncells;
+};
+
+struct plan {
+	struct variant v[24];
+	int nv;
+	int nself; /* v[0..nself) are this build; the rest the --against build */
+};
+
+/* The cells the options ask for: this build's (one; four with --compare,
+ * and a fifth, the C plugin in bench-host, when it is built; six with
+ * --interference) and, with --against, the same cells of the other build. */
+int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen);
+
+/* Runs o->launches rounds; in each round every variant once, in order.
+ * Returns EXIT_OK, or the failure's exit status (2 or 3) with a message. */
+int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen);
+
+/* Moves the cells of variants [from, to) into a new document d. */
+int plan_document(struct plan *p, int from, int to, const struct machine_rec *m, const struct options *o,
+		  struct doc *d);
+
+void plan_free(struct plan *p);
+
+/* Adds a child's launches to the variant's cells (the first launch makes
+ * them); the cells must be the same, in the same mode, every time. */
+int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen);
+
+/* The argument list of a child launch of a variant (NULL-terminated; the
+ * strings live in store). */
+int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store, size_t storelen);
+
+#endif

@@ -1,0 +1,128 @@
+/* orchestrate/repeat.c — see repeat.h. */
+#include "orchestrate/repeat.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/selfpath.h"
+#include "base/status.h"
+#include "model/codec.h"
+#include "orchestrate/launch.h"
+#include "orchestrate/plan.h"
+#include "stats/stats.h"
+
+static void keep_first(char *slot, size_t len, const char *why)
+{
+	if (slot[0] == '\0')
+		snprintf(slot, len, "%.*s", (int)(len - 1), why);
+}
+
+/* A finished load: its libraries (the first time) and load times. */
+static void take_load(struct repeat_rec *rr, const char *out, double *load_ns, size_t k)
+{
+	struct doc d;
+	char why[256];
+	const struct launch_rec *l;
+
+	if (doc_loads(&d, out, strlen(out), why, sizeof(why)) != 0)
+		return;
+	if (d.ncells && d.cells[0].nlaunches) {
+		l = &d.cells[0].launches[0];
+		rr->go_runtimes = l->go_runtimes;
+		if (rr->libraries == NULL && l->nlibraries) {
+			rr->libraries = calloc(l->nlibraries, sizeof(*rr->libraries));
+			if (rr->libraries) {
+				memcpy(rr->libraries, l->libraries, l->nlibraries * sizeof(*rr->libraries));
+				rr->nlibraries = l->nlibraries;
+			}
+		}
+		for (size_t i = 0; i < l->nlibraries && i < OPT_MAX_LIBS + 2; i++)
+			load_ns[i * OPT_MAX_REPEAT_LOAD + k] =
+				l->libraries[i].has_load ? (double)l->libraries[i].load_ns : -1;
+	}
+	doc_free(&d);
+}
+
+/* Each library's load time: the median over the loads that finished. */
+static void load_medians(struct repeat_rec *rr, double *load_ns, size_t nok)
+{
+	for (size_t i = 0; i < rr->nlibraries; i++) {
+		double *x = &load_ns[i * OPT_MAX_REPEAT_LOAD];
+		size_t n = 0;
+		for (size_t k = 0; k < nok; k++)
+			if (x[k] >= 0)
+				x[n++] = x[k];
+		if (n && rr->libraries[i].has_load)
+			rr->libraries[i].load_ns = (uint64_t)stats_median(x, n);
+	}
+}
+
+int repeat_load_run(const struct options *o, struct repeat_rec *rr, char *err, size_t errlen)
+{
+	struct variant v;
+	struct options co = *o;
+	char *argv[96], store[16384], why[600];
+	double *load_ns = calloc((OPT_MAX_LIBS + 2) * (size_t)OPT_MAX_REPEAT_LOAD, sizeof(double));
+	int tty = isatty(2), status = EXIT_OK;
+
+	memset(rr, 0, sizeof(*rr));
+	rr->go_runtimes = -1;
+	memset(&v, 0, sizeof(v));
+	co.repeat_load = 0;
+	v.async = o->async;
+	if (load_ns == NULL || self_path(v.exe, sizeof(v.exe)) != 0 ||
+	    child_args(&co, &v, argv, 96, store, sizeof(store)) < 0) {
+		free(load_ns);
+		snprintf(err, errlen, "cannot prepare the loads");
+		return EXIT_RUN_FAILED;
+	}
+	for (uint32_t k = 0; k < o->repeat_load; k++) {
+		char *out, *errout;
+		int signo, rc;
+		if (tty)
+			fprintf(stderr, "\r\033[Kload %u/%u", k + 1, o->repeat_load);
+		rc = launch_capture(argv, &out, &errout, &signo, why, sizeof(why));
+		rr->loads++;
+		switch (launch_classify(rc, signo, errout, why, sizeof(why))) {
+		case LAUNCH_OK:
+			take_load(rr, out, load_ns, rr->ok);
+			rr->ok++;
+			break;
+		case LAUNCH_BAD_INPUT:
+			snprintf(err, errlen, "%s", why);
+			status = EXIT_BAD_INPUT;
+			break;
+		case LAUNCH_CRASHED:
+			rr->crashed++;
+			keep_first(rr->crash, sizeof(rr->crash), why);
+			break;
+		case LAUNCH_PANICKED:
+			rr->panicked++;
+			keep_first(rr->panic, sizeof(rr->panic), why);
+			break;
+		case LAUNCH_HUNG:
+		case LAUNCH_STALLED:
+			rr->hung++;
+			keep_first(rr->hang, sizeof(rr->hang), why);
+			break;
+		case LAUNCH_FAILED:
+			rr->failed++;
+			keep_first(rr->failure, sizeof(rr->failure), why);
+			break;
+		}
+		free(out);
+		free(errout);
+		if (status == EXIT_BAD_INPUT)
+			break;
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	load_medians(rr, load_ns, rr->ok);
+	free(load_ns);
+	if (status == EXIT_OK && rr->ok != rr->loads)
+		status = EXIT_RUN_FAILED;
+	return status;
+}

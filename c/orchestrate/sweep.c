@@ -1,0 +1,112 @@
+/* orchestrate/sweep.c — see sweep.h. */
+#include "orchestrate/sweep.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/selfpath.h"
+#include "base/status.h"
+#include "orchestrate/launch.h"
+
+void sweep_child_options(const struct options *o, double rate, int async, struct options *co)
+{
+	double t = o->time_s > 0 ? o->time_s : OPT_SWEEP_TIME_S;
+
+	*co = *o;
+	co->nsweep = 0;
+	co->async = async;
+	co->arrival = rate > 0 ? o->arrival : ARRIVAL_EVEN;
+	if (rate > 0) {
+		co->rate = rate;
+		co->time_s = t;
+		co->n = (uint64_t)floor(rate * t + 0.5);
+	} else {
+		/* "max": back to back, a closed loop with no gap */
+		co->rate = 0;
+		co->time_s = 0;
+		co->ngaps = 1;
+		co->gaps_us[0] = 0;
+		co->n = o->n_set ? o->n : OPT_SWEEP_MAX_N;
+	}
+	if (co->n < 1)
+		co->n = 1;
+	if (co->batches > co->n)
+		co->batches = (uint32_t)co->n;
+}
+
+/* Progress on stderr, only when it is a terminal. */
+static void progress(int on, int done, int total, double rate, int async)
+{
+	if (!on)
+		return;
+	if (rate > 0)
+		fprintf(stderr, "\r\033[Ksweep %d/%d: %g requests/s %s", done + 1, total, rate,
+			async ? "async" : "sync");
+	else
+		fprintf(stderr, "\r\033[Ksweep %d/%d: max %s", done + 1, total, async ? "async" : "sync");
+	fflush(stderr);
+}
+
+/* One child launch; its cell moves into d. */
+static int sweep_one(const struct options *o, double rate, int async, struct doc *d, char *err, size_t errlen)
+{
+	struct options co;
+	struct doc child;
+	char *argv[80], store[16384], self[4096];
+	struct cell_rec *cell;
+	int n, status;
+
+	sweep_child_options(o, rate, async, &co);
+	if (self_path(self, sizeof(self)) != 0) {
+		snprintf(err, errlen, "cannot find this executable");
+		return EXIT_RUN_FAILED;
+	}
+	argv[0] = self;
+	if ((n = options_child_args(&co, argv + 1, 76, store, sizeof(store))) < 0) {
+		snprintf(err, errlen, "arguments too long for a launch");
+		return EXIT_RUN_FAILED;
+	}
+	argv[n + 1] = (char *)"--emit-launch";
+	argv[n + 2] = NULL;
+	memset(&child, 0, sizeof(child));
+	status = launch_document(argv, &child, err, errlen);
+	if (status == EXIT_STALLED)
+		status = EXIT_RUN_FAILED; /* a stalled request is what the sweep measures: not rerun */
+	if (status == EXIT_OK && (child.ncells != 1 || !child.cells[0].has_latency)) {
+		snprintf(err, errlen, "a sweep launch returned %zu cells, not one latency cell", child.ncells);
+		status = EXIT_RUN_FAILED;
+	}
+	if (status == EXIT_OK) {
+		if ((cell = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells))) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			status = EXIT_RUN_FAILED;
+		} else {
+			*cell = child.cells[0];
+			memset(&child.cells[0], 0, sizeof(child.cells[0]));
+		}
+	}
+	doc_free(&child);
+	return status;
+}
+
+int sweep_run(const struct options *o, const struct machine_rec *m, struct doc *d, char *err, size_t errlen)
+{
+	int tty = isatty(2), total = 2 * o->nsweep, done = 0, status = EXIT_OK;
+
+	memset(d, 0, sizeof(*d));
+	d->schema_version = SCHEMA_VERSION;
+	d->machine = *m;
+	d->options = *o;
+	for (int k = 0; status == EXIT_OK && k < o->nsweep; k++)
+		for (int j = 0; status == EXIT_OK && j < 2; j++) {
+			int async = (j + k) % 2; /* sync first, then async first, ... */
+			progress(tty, done++, total, o->sweep[k], async);
+			status = sweep_one(o, o->sweep[k], async, d, err, errlen);
+		}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	return status;
+}

@@ -1,0 +1,115 @@
+/* plugin/event.c — see event.h. */
+#include "plugin/event.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <plugin_api.h>
+
+_Static_assert(sizeof(ss_plugin_event) == 26, "the plugin API's event header is 26 packed bytes");
+
+size_t plugin_event_build(unsigned char *buf, size_t cap, uint32_t plugin_id, const void *data, uint32_t len)
+{
+	ss_plugin_event hdr;
+	uint32_t lens[2] = { sizeof(plugin_id), len };
+	size_t total = sizeof(hdr) + sizeof(lens) + sizeof(plugin_id) + len;
+
+	if (total > cap || total > UINT32_MAX)
+		return 0;
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.ts = UINT64_MAX;
+	hdr.tid = UINT64_MAX;
+	hdr.len = (uint32_t)total;
+	hdr.type = PLUGIN_EVENT_TYPE;
+	hdr.nparams = 2;
+	memcpy(buf, &hdr, sizeof(hdr));
+	memcpy(buf + sizeof(hdr), lens, sizeof(lens));
+	memcpy(buf + sizeof(hdr) + sizeof(lens), &plugin_id, sizeof(plugin_id));
+	if (len)
+		memcpy(buf + PLUGIN_EVENT_OVERHEAD, data, len);
+	return total;
+}
+
+static int event_add(struct event_set *s, uint32_t plugin_id, const void *data, uint32_t len, char *err, size_t errlen)
+{
+	size_t cap = PLUGIN_EVENT_OVERHEAD + (size_t)len;
+	unsigned char *e = malloc(cap), **grown;
+
+	grown = e ? realloc(s->events, (s->n + 1) * sizeof(*s->events)) : NULL;
+	if (grown == NULL) {
+		free(e);
+		snprintf(err, errlen, "out of memory for %zu events", s->n + 1);
+		return -1;
+	}
+	s->events = grown;
+	plugin_event_build(e, cap, plugin_id, data, len);
+	s->events[s->n++] = e;
+	s->payload_bytes += len;
+	return 0;
+}
+
+int event_set_load(struct event_set *s, const char *path, uint32_t plugin_id, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int rc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (f == NULL) {
+		snprintf(err, errlen, "--events %s: cannot read it: %s", path, strerror(errno));
+		return -1;
+	}
+	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
+		if (n > 0 && line[n - 1] == '\n')
+			n--;
+		if ((size_t)n > EVENT_PAYLOAD_MAX) {
+			snprintf(err, errlen, "--events %s: line %zu is longer than %u bytes", path, s->n + 1,
+				 EVENT_PAYLOAD_MAX);
+			rc = -1;
+		} else {
+			rc = event_add(s, plugin_id, line, (uint32_t)n, err, errlen);
+		}
+	}
+	if (rc == 0 && ferror(f)) {
+		snprintf(err, errlen, "--events %s: cannot read it: %s", path, strerror(errno));
+		rc = -1;
+	}
+	free(line);
+	fclose(f);
+	if (rc == 0 && s->n == 0) {
+		snprintf(err, errlen, "--events %s: the file is empty (one payload a line)", path);
+		rc = -1;
+	}
+	if (rc != 0)
+		event_set_free(s);
+	return rc;
+}
+
+int event_set_synthetic(struct event_set *s, uint32_t size, uint32_t plugin_id, char *err, size_t errlen)
+{
+	char *data = malloc(size + 1u);
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	if (data == NULL) {
+		snprintf(err, errlen, "out of memory for a payload of %u bytes", size);
+		return -1;
+	}
+	for (uint32_t i = 0; i < size; i++)
+		data[i] = "cgocost-"[i % 8];
+	rc = event_add(s, plugin_id, data, size, err, errlen);
+	free(data);
+	return rc;
+}
+
+void event_set_free(struct event_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->events[i]);
+	free(s->events);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,136 @@
+/* timing/blocks.c — see blocks.h. */
+#include "timing/blocks.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/fdio.h"
+
+uint64_t blocks_calls(uint64_t block_ns, uint64_t n, double per_op_ns)
+{
+	double calls;
+
+	if (block_ns == 0)
+		return n;
+	calls = per_op_ns > 0 ? (double)block_ns / per_op_ns : 1.0;
+	return calls < 1.0 ? 1 : calls > 1e9 ? 1000000000 : (uint64_t)calls;
+}
+
+/* One more batch in the series, of calls operations. */
+static int grow(struct series *s, uint64_t calls)
+{
+	uint64_t *ns = realloc(s->ns, (s->nbatches + 1) * sizeof(*ns));
+	uint64_t *ops;
+
+	if (ns == NULL)
+		return -1;
+	s->ns = ns;
+	if ((ops = realloc(s->ops, (s->nbatches + 1) * sizeof(*ops))) == NULL)
+		return -1;
+	s->ops = ops;
+	s->ns[s->nbatches] = 0;
+	s->ops[s->nbatches] = calls;
+	s->nbatches++;
+	s->total_ops += calls;
+	return 0;
+}
+
+/* The lead-in: untimed extractions until lead_in_ns has passed. */
+static int lead_in(struct block_server *b, uint64_t lead_in_ns, uint64_t *evt, struct block_reply *r)
+{
+	uint64_t t0 = now_ns(), t, calls = 0;
+	int st;
+
+	st = extractor_extract(b->x, (*evt)++);
+	t = now_ns();
+	r->first_ns = t - t0;
+	for (calls = 1; st == EXTRACT_OK && t - t0 < lead_in_ns; calls++, t = now_ns())
+		st = extractor_extract(b->x, (*evt)++);
+	r->lead_ns = t - t0;
+	r->lead_calls = calls;
+	b->lead_calls += calls;
+	return st;
+}
+
+/* One timed block: nothing in the loop but the call and its check. */
+static int timed_block(struct block_server *b, uint64_t *evt, struct block_reply *r)
+{
+	uint64_t e = *evt, end = e + b->calls, c0, t0, t1, c1;
+	int st = EXTRACT_OK;
+
+	c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	t0 = now_ns();
+	if (b->every == 0) {
+		for (; e < end; e++) {
+			st = extractor_extract(b->x, e);
+			if (__builtin_expect(st != EXTRACT_OK, 0))
+				break;
+		}
+	} else {
+		/* the slowdown: the same event once more after every b->every
+		 * calls (a countdown: a division per call would cost more) */
+		for (uint32_t left = b->every; e < end; e++) {
+			st = extractor_extract(b->x, e);
+			if (--left == 0 && st == EXTRACT_OK) {
+				left = b->every;
+				st = extractor_extract(b->x, e);
+				b->extra_calls++;
+			}
+			if (st != EXTRACT_OK)
+				break;
+		}
+	}
+	t1 = now_ns();
+	c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	*evt = e;
+	r->ns = t1 - t0;
+	r->cpu_ns = c1 - c0;
+	r->calls = b->calls;
+	b->cpu_ns += r->cpu_ns;
+	return st;
+}
+
+int blocks_serve(struct block_server *b, uint64_t *evt)
+{
+	struct block_reply r = { .async_in_effect = b->async_in_effect, .calls = b->calls };
+	struct block_cmd c;
+
+	b->s->nbatches = 0;
+	b->s->total_ops = b->s->total_ns = 0;
+	atomic_store(b->at_ns, UINT64_MAX);
+	if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0) {
+		snprintf(b->error, sizeof(b->error), "cannot say ready to the parent: %s", strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (fd_read_exact(BLOCKS_CMD_FD, &c, sizeof(c)) != 0 || c.op == BLOCK_END)
+			return 0; /* the parent is done (or gone: PDEATHSIG ends us) */
+		if (c.op != BLOCK_RUN) {
+			snprintf(b->error, sizeof(b->error), "unknown command %u from the parent", c.op);
+			return -1;
+		}
+		memset(&r, 0, sizeof(r));
+		atomic_store(b->at_ns, now_ns());
+		r.status = lead_in(b, c.lead_in_ns, evt, &r);
+		if (r.status == EXTRACT_OK)
+			r.status = timed_block(b, evt, &r);
+		if (r.status == EXTRACT_OK && grow(b->s, b->calls) == 0)
+			series_add(b->s, b->s->nbatches - 1, r.ns);
+		else if (r.status == EXTRACT_OK)
+			r.status = EXTRACT_FAILED; /* out of memory: reported as a failure */
+		atomic_store(b->at_ns, UINT64_MAX);
+		if (r.status != EXTRACT_OK) {
+			b->status = r.status;
+			b->failed_evt = *evt;
+		}
+		if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0) {
+			snprintf(b->error, sizeof(b->error), "cannot reply to the parent: %s", strerror(errno));
+			return -1;
+		}
+		if (r.status != EXTRACT_OK)
+			return -1;
+	}
+}

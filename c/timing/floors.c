@@ -1,0 +1,233 @@
+/* floors.c — see floors.h. Every loop here has the shape of the extraction
+ * loop in runner.c: the clock is read only at batch boundaries. */
+#include "timing/floors.h"
+
+#include <pthread.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/sysinfo.h"
+#include "plugin/goruntime.h"
+
+struct call_job {
+	struct floors *f;
+	uint64_t warmup;
+	int cpu;
+	int failed;
+};
+
+static void *call_floors_thread(void *arg)
+{
+	struct call_job *j = arg;
+	struct floors *f = j->f;
+	void (*volatile c_fn)(void) = cgocost_c_noop;
+	void (*go_fn)(void) = goruntime_raw_noop();
+	uint64_t t0;
+
+	if (j->cpu >= 0 && pin_to_cpu(j->cpu) != 0) {
+		j->failed = 1;
+		return NULL;
+	}
+	/* the first C->Go call of this new C thread, alone (when a Go runtime
+	 * with cgocost's raw export is in the process: not in bench-host with
+	 * a C plugin) */
+	if (go_fn) {
+		t0 = now_ns();
+		go_fn();
+		f->go_raw_cold_ns = now_ns() - t0;
+	}
+
+	for (uint64_t i = 0; i < j->warmup; i++)
+		c_fn();
+	for (uint32_t b = 0; b < f->c_call.nbatches; b++) {
+		uint64_t ops = f->c_call.ops[b];
+		t0 = now_ns();
+		for (uint64_t i = 0; i < ops; i++)
+			c_fn();
+		series_add(&f->c_call, b, now_ns() - t0);
+	}
+
+	if (go_fn == NULL)
+		return NULL;
+	for (uint64_t i = 0; i < j->warmup; i++)
+		go_fn();
+	for (uint32_t b = 0; b < f->go_raw.nbatches; b++) {
+		uint64_t ops = f->go_raw.ops[b];
+		t0 = now_ns();
+		for (uint64_t i = 0; i < ops; i++)
+			go_fn();
+		series_add(&f->go_raw, b, now_ns() - t0);
+	}
+	f->go_raw_measured = 1;
+	return NULL;
+}
+
+/* The shared cache line of the round trip, alone on its line. */
+struct handoff_line {
+	alignas(64) _Atomic uint64_t seq;
+	char pad[64 - sizeof(uint64_t)];
+};
+
+struct handoff_job {
+	struct handoff_line *line;
+	struct series *s;
+	uint64_t warmup;
+	uint64_t total; /* warmup + timed round trips */
+	int cpu;
+	int failed;
+};
+
+/* Pong: answers every odd sequence number with the next even one. */
+static void *handoff_pong(void *arg)
+{
+	struct handoff_job *j = arg;
+
+	if (pin_to_cpu(j->cpu) != 0) {
+		j->failed = 1;
+		atomic_store(&j->line->seq, UINT64_MAX);
+		return NULL;
+	}
+	for (uint64_t i = 0; i < j->total; i++) {
+		uint64_t want = 2 * i + 1, v;
+		while ((v = atomic_load_explicit(&j->line->seq, memory_order_acquire)) != want)
+			if (v == UINT64_MAX)
+				return NULL;
+		atomic_store_explicit(&j->line->seq, want + 1, memory_order_release);
+	}
+	return NULL;
+}
+
+static int round_trip(struct handoff_line *l, uint64_t i)
+{
+	uint64_t v;
+
+	atomic_store_explicit(&l->seq, 2 * i + 1, memory_order_release);
+	while ((v = atomic_load_explicit(&l->seq, memory_order_acquire)) != 2 * i + 2)
+		if (v == UINT64_MAX)
+			return -1;
+	return 0;
+}
+
+/* Ping: runs on the calling thread, pinned to cpu_a. */
+static int handoff_ping(struct handoff_job *j)
+{
+	uint64_t i = 0, t0;
+
+	if (pin_to_cpu(j->cpu) != 0)
+		return -1;
+	for (; i < j->warmup; i++)
+		if (round_trip(j->line, i))
+			return -1;
+	for (uint32_t b = 0; b < j->s->nbatches; b++) {
+		uint64_t end = i + j->s->ops[b];
+		t0 = now_ns();
+		for (; i < end; i++)
+			if (round_trip(j->line, i))
+				return -1;
+		series_add(j->s, b, now_ns() - t0);
+	}
+	return 0;
+}
+
+static void *handoff_ping_thread(void *arg)
+{
+	struct handoff_job *j = arg;
+	j->failed = handoff_ping(j) != 0;
+	if (j->failed)
+		atomic_store(&j->line->seq, UINT64_MAX);
+	return NULL;
+}
+
+static int measure_handoff(struct floors *f, uint64_t warmup, char *err, size_t errlen)
+{
+	static struct handoff_line line;
+	struct handoff_job ping, pong;
+	pthread_t tping, tpong;
+
+	atomic_store(&line.seq, 0);
+	memset(&ping, 0, sizeof(ping));
+	ping.line = &line;
+	ping.s = &f->handoff;
+	ping.warmup = warmup;
+	ping.total = warmup + f->handoff.total_ops;
+	pong = ping;
+	ping.cpu = f->cpu_a;
+	pong.cpu = f->cpu_b;
+	if (pthread_create(&tpong, NULL, handoff_pong, &pong) != 0) {
+		snprintf(err, errlen, "cannot start the round-trip thread");
+		return -1;
+	}
+	if (pthread_create(&tping, NULL, handoff_ping_thread, &ping) != 0) {
+		atomic_store(&line.seq, UINT64_MAX);
+		pthread_join(tpong, NULL);
+		snprintf(err, errlen, "cannot start the round-trip thread");
+		return -1;
+	}
+	pthread_join(tping, NULL);
+	pthread_join(tpong, NULL);
+	if (ping.failed || pong.failed) {
+		snprintf(err, errlen, "cache-line round trip: cannot pin to CPUs %d and %d", f->cpu_a, f->cpu_b);
+		return -1;
+	}
+	return 0;
+}
+
+int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
+		   int cpu_b, char *err, size_t errlen)
+{
+	struct call_job job;
+	pthread_t t;
+
+	memset(f, 0, sizeof(*f));
+	f->cpu_a = cpu_a;
+	f->cpu_b = cpu_b;
+	if (series_init(&f->c_call, n, batches) || series_init(&f->go_raw, n, batches) ||
+	    series_init(&f->handoff, n, batches)) {
+		floors_free(f);
+		snprintf(err, errlen, "out of memory for the floors");
+		return -1;
+	}
+	/* first, and stopped before anything else runs: the reference
+	 * handoff's worker must never spin beside another measurement */
+	if (ref_measure(&f->ref, goruntime_ref_start(), n < REF_MAX_N ? n : REF_MAX_N, batches,
+			warmup < REF_MAX_N ? warmup : REF_MAX_N, err, errlen) != 0) {
+		floors_free(f);
+		return -1;
+	}
+	memset(&job, 0, sizeof(job));
+	job.f = f;
+	job.warmup = warmup;
+	job.cpu = caller_cpu;
+	/* a new C thread, like every extraction caller */
+	if (pthread_create(&t, NULL, call_floors_thread, &job) != 0) {
+		snprintf(err, errlen, "cannot start the floors thread");
+		floors_free(f);
+		return -1;
+	}
+	pthread_join(t, NULL);
+	if (job.failed) {
+		snprintf(err, errlen, "floors: cannot pin to CPU %d", caller_cpu);
+		floors_free(f);
+		return -1;
+	}
+	if (cpu_a < 0 || cpu_b < 0) {
+		snprintf(f->handoff_why, sizeof(f->handoff_why), "needs two CPUs and this process may run on one");
+		return 0;
+	}
+	if (measure_handoff(f, warmup, err, errlen) != 0) {
+		floors_free(f);
+		return -1;
+	}
+	f->handoff_measured = 1;
+	return 0;
+}
+
+void floors_free(struct floors *f)
+{
+	series_free(&f->c_call);
+	series_free(&f->go_raw);
+	series_free(&f->handoff);
+}

@@ -1,0 +1,34 @@
+/* floors.h — the machine's floors, measured with the same loop shape and the
+ * same clock as the extractions: a plain C call through a pointer, the raw
+ * C->Go call (no SDK), and a cache-line round trip between two CPUs (the
+ * floor of any spin handoff, which is what the SDK's async mode is). */
+#ifndef CGOCOST_TIMING_FLOORS_H
+#define CGOCOST_TIMING_FLOORS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "timing/refhandoff.h"
+#include "timing/series.h"
+
+void cgocost_c_noop(void);
+
+struct floors {
+	struct series c_call;	 /* C -> C no-op through a volatile pointer */
+	struct series go_raw;	 /* C -> Go raw //export no-op */
+	uint64_t go_raw_cold_ns; /* the first C->Go call on a new C thread */
+	int go_raw_measured;	 /* 0: no Go runtime with cgocost's raw export */
+	struct series handoff;	 /* C thread <-> C thread cache-line round trip */
+	int handoff_measured;
+	int cpu_a, cpu_b;      /* CPUs of the round trip */
+	struct ref_result ref; /* the reference C->Go spin handoff */
+	char handoff_why[160]; /* why the round trip was not measured */
+};
+
+/* cpu_a/cpu_b: the CPUs for the round trip (-1: cannot measure it);
+ * caller_cpu: pin the call floors there (-1: no pinning). */
+int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
+		   int cpu_b, char *err, size_t errlen);
+void floors_free(struct floors *f);
+
+#endif

@@ -1,0 +1,222 @@
+/* timing/measure.c — see measure.h. */
+#include "timing/measure.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/selfpath.h"
+#include "base/status.h"
+#include "plugin/extractor.h"
+#include "plugin/load.h"
+#include "timing/floors.h"
+#include "timing/pool.h"
+#include "timing/record.h"
+#include "timing/runner.h"
+
+/* Appends a message line to err. */
+static void say(char *err, size_t errlen, const char *msg)
+{
+	size_t used = strlen(err);
+	snprintf(err + used, errlen - used, "%s%s", used ? "\n" : "", msg);
+}
+
+/* The two CPUs of the cache-line round trip: the first caller's CPU when
+ * pinned, and another CPU this process may use. */
+static void handoff_cpus(const struct options *o, const struct machine *m, int *a, int *b)
+{
+	*a = o->ncpus ? o->cpus[0] : (m->allowed_cpus > 0 ? m->allowed[0] : -1);
+	*b = -1;
+	for (int i = 0; i < m->allowed_cpus; i++)
+		if (m->allowed[i] != *a) {
+			*b = m->allowed[i];
+			break;
+		}
+}
+
+/* A finished run's failures, and a sync run that ran async. */
+static int run_verified(const struct options *o, const struct run *r, char *err, size_t errlen)
+{
+	int status = EXIT_OK;
+	char msg[512];
+
+	for (uint32_t i = 0; i < r->nplugins; i++)
+		if (r->plugins[i].failed) {
+			say(err, errlen, r->plugins[i].error);
+			status = EXIT_RUN_FAILED;
+		}
+	for (uint32_t i = 0; status == EXIT_OK && i < r->nplugins; i++)
+		if (!o->async && r->plugins[i].mode_known && r->plugins[i].async_in_effect) {
+			snprintf(
+				msg, sizeof(msg),
+				"plugin %u: sync was requested but Extract ran on thread %llu, not the caller's %d: the SDK's async mode is on; refusing to report",
+				i + 1, (unsigned long long)r->plugins[i].after.tid, (int)r->plugins[i].caller_tid);
+			say(err, errlen, msg);
+			status = EXIT_RUN_FAILED;
+		}
+	return status;
+}
+
+/* The instances a scenario needs before it starts: -p per measured library
+ * (extract), a pool (reuse), or proof that one can be made (alloc). */
+static int open_instances(const struct options *o, enum scenario scen, const struct session *s, struct extractor **xs,
+			  struct pool *pool, char *err, size_t errlen)
+{
+	const struct plugin_config *pc = &s->libs[0].pc;
+	uint32_t ncallers = o->plugins * (uint32_t)s->nlibs;
+	char msg[1500];
+	struct extractor probe;
+
+	*xs = NULL;
+	if (scen == SCEN_REUSE) {
+		if (pool_open(pool, (int)o->pool, pc, o->fields, msg, sizeof(msg)) == 0)
+			return 0;
+		snprintf(err, errlen, "reuse pool: %s", msg);
+		return -1;
+	}
+	if (scen == SCEN_ALLOC) {
+		if (extractor_open(&probe, pc, o->fields, err, errlen) != 0)
+			return -1;
+		extractor_close(&probe);
+		return 0;
+	}
+	if ((*xs = calloc(ncallers, sizeof(**xs))) == NULL) {
+		snprintf(err, errlen, "out of memory for %u plugins", ncallers);
+		return -1;
+	}
+	/* one at a time: the SDK does not allow concurrent plugin_init */
+	for (uint32_t i = 0; i < ncallers; i++)
+		if (extractor_open(&(*xs)[i], &s->libs[i / o->plugins].pc, o->fields, msg, sizeof(msg)) != 0) {
+			snprintf(err, errlen, "plugin %u: %s", i + 1, msg);
+			while (i-- > 0)
+				extractor_close(&(*xs)[i]);
+			free(*xs);
+			*xs = NULL;
+			return -1;
+		}
+	return 0;
+}
+
+static void close_instances(uint32_t ncallers, enum scenario scen, struct extractor *xs, struct pool *pool)
+{
+	if (xs) {
+		for (uint32_t i = 0; i < ncallers; i++)
+			extractor_close(&xs[i]);
+		free(xs);
+	}
+	if (scen == SCEN_REUSE)
+		pool_close(pool);
+}
+
+/* What the launch record says about the libraries and runtimes. Each
+ * measured library spins its own async workers (its own runtime), and so
+ * does a busy one, when async is in effect. */
+static int record_libraries(struct launch_rec *l, struct session *s, const struct run *r)
+{
+	uint64_t per = l->async_workers;
+	int busy = s->other && s->other->role == ROLE_BUSY;
+
+	if (s->other)
+		s->other->extractions = r->busy_extractions;
+	if (strcmp(l->mode_in_effect, "async") == 0 || strcmp(l->mode_in_effect, "mixed") == 0)
+		l->async_workers = per * (uint64_t)s->nlibs + (busy ? per : 0);
+	l->go_runtimes = s->go_runtimes;
+	return session_records(s, &l->libraries, &l->nlibraries);
+}
+
+/* Runs one scenario and appends its cell to d. */
+static int measure_scenario(const struct options *o, enum scenario scen, struct session *s, const struct floors *f,
+			    struct doc *d, char *err, size_t errlen)
+{
+	uint32_t ncallers = o->plugins * (uint32_t)s->nlibs;
+	struct extractor *xs;
+	struct pool pool;
+	struct run r;
+	struct cell_rec *cell;
+	char self[PATH_MAX];
+	int status;
+
+	if (open_instances(o, scen, s, &xs, &pool, err, errlen) != 0)
+		return EXIT_RUN_FAILED;
+	status = run_scenario(o, scen, ncallers, xs, scen == SCEN_REUSE ? &pool : NULL, &s->libs[0].pc,
+			      s->other && s->other->role == ROLE_BUSY ? &s->other->first : NULL, &r, err, errlen) == 0
+			 ? EXIT_OK
+			 : EXIT_RUN_FAILED;
+	close_instances(ncallers, scen, xs, &pool);
+	if (status != EXIT_OK)
+		return status;
+	status = run_verified(o, &r, err, errlen);
+	if (status == EXIT_OK) {
+		if (self_path(self, sizeof(self)) != 0)
+			snprintf(self, sizeof(self), "bench");
+		cell = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells));
+		if (cell == NULL || (cell->launches = calloc(1, sizeof(*cell->launches))) == NULL) {
+			snprintf(err, errlen, "out of memory");
+			status = EXIT_RUN_FAILED;
+		} else {
+			record_cell(cell, &r, o, s, self);
+			cell->nlaunches = 1;
+			if (record_launch(&cell->launches[0], &r, o, f) != 0 ||
+			    record_libraries(&cell->launches[0], s, &r) != 0 ||
+			    (options_latency(o) && record_latency(cell, &cell->launches[0], &r, o) != 0)) {
+				snprintf(err, errlen, "out of memory");
+				status = EXIT_RUN_FAILED;
+			}
+		}
+	}
+	run_free(&r);
+	return status;
+}
+
+int measure_here(const struct options *o, const struct machine *m, struct doc *d, char *err, size_t errlen)
+{
+	struct floors f;
+	struct session s;
+	int have_floors = 0, status;
+
+	err[0] = '\0';
+	memset(d, 0, sizeof(*d));
+	d->schema_version = SCHEMA_VERSION;
+	record_machine(&d->machine, m);
+	d->options = *o;
+	/* a library that hangs while loading ends the launch (SIGALRM) */
+	alarm(o->stall_timeout_s);
+	status = session_open(&s, o, err, errlen);
+	alarm(0);
+	if (status != EXIT_OK) {
+		session_close(&s);
+		return status;
+	}
+	/* floors first, before any plugin instance exists: no async worker runs */
+	if (o->floors) {
+		int a, b;
+		handoff_cpus(o, m, &a, &b);
+		if (floors_measure(&f, o->n, o->batches, o->warmup, o->ncpus ? o->cpus[0] : -1, a, b, err, errlen) !=
+		    0) {
+			session_close(&s);
+			return EXIT_RUN_FAILED;
+		}
+		have_floors = 1;
+	}
+	if (o->lifecycle) {
+		status = measure_scenario(o, SCEN_ALLOC, &s, have_floors ? &f : NULL, d, err, errlen);
+		if (status == EXIT_OK)
+			status = measure_scenario(o, SCEN_REUSE, &s, have_floors ? &f : NULL, d, err, errlen);
+	} else if (o->ngaps > 1) {
+		/* one cell per idle gap, in the order given */
+		struct options one = *o;
+		status = EXIT_OK;
+		for (int g = 0; status == EXIT_OK && g < o->ngaps; g++) {
+			one.ngaps = 1;
+			one.gaps_us[0] = o->gaps_us[g];
+			status = measure_scenario(&one, SCEN_EXTRACT, &s, have_floors ? &f : NULL, d, err, errlen);
+		}
+	} else {
+		status = measure_scenario(o, SCEN_EXTRACT, &s, have_floors ? &f : NULL, d, err, errlen);
+	}
+	if (have_floors)
+		floors_free(&f);
+	session_close(&s);
+	return status;
+}

@@ -1,0 +1,143 @@
+/* timing/refhandoff.c — see refhandoff.h: the caller's side. */
+#include "timing/refhandoff.h"
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "stats/stats.h"
+#include "timing/series.h"
+
+#define WAKE_TRIALS 31
+#define SPIN_ROUNDS 100000 /* the worker's spin before it blocks: well under 1 ms */
+
+static inline void cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+/* One handoff of step s: post, wake the worker if it sleeps, spin for the
+ * acknowledgement; returns 0, or -1 when the answer is not this request's. */
+static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s)
+{
+	if (s != REF_BARE)
+		__atomic_store_n(&h->evtnum, seq, __ATOMIC_RELAXED);
+	__atomic_store_n(&h->req, seq, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
+		syscall(SYS_futex, &h->req, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	while (__atomic_load_n(&h->ack, __ATOMIC_ACQUIRE) != seq)
+		cpu_pause();
+	if (s == REF_RESULT && __atomic_load_n(&h->value, __ATOMIC_RELAXED) != ref_value(seq))
+		return -1;
+	return 0;
+}
+
+static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uint64_t n, uint32_t batches,
+		      uint64_t warmup, double *median)
+{
+	struct series ser;
+
+	if (series_init(&ser, n, batches) != 0)
+		return -1;
+	for (uint64_t i = 0; i < warmup; i++)
+		if (handoff(h, ++*seq, s) != 0)
+			goto bad;
+	for (uint32_t b = 0; b < ser.nbatches; b++) {
+		uint64_t t0 = now_ns(), end = *seq + ser.ops[b];
+		while (*seq < end)
+			if (handoff(h, ++*seq, s) != 0)
+				goto bad;
+		series_add(&ser, b, now_ns() - t0);
+	}
+	*median = series_median_per_op(&ser);
+	series_free(&ser);
+	return 0;
+bad:
+	series_free(&ser);
+	return -1;
+}
+
+/* The wake-up: wait until the worker blocks, then time one handoff. */
+static int wake_ups(struct ref_handoff *h, uint64_t *seq, double *median)
+{
+	double x[WAKE_TRIALS];
+	struct timespec nap = { 0, 200000 };
+
+	for (int i = 0; i < WAKE_TRIALS; i++) {
+		for (int w = 0; w < 5000 && !__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST); w++)
+			nanosleep(&nap, NULL);
+		if (!__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
+			return -1;
+		uint64_t t0 = now_ns();
+		if (handoff(h, ++*seq, REF_BARE) != 0)
+			return -1;
+		x[i] = (double)(now_ns() - t0);
+	}
+	*median = stats_median(x, WAKE_TRIALS);
+	return 0;
+}
+
+/* Stops the worker and waits, at most 3 s, for it to say it stopped. */
+static int stop_worker(struct ref_handoff *h)
+{
+	struct timespec nap = { 0, 1000000 };
+
+	__atomic_store_n(&h->stop, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &h->req, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+	for (int i = 0; i < 3000 && !__atomic_load_n(&h->stopped, __ATOMIC_SEQ_CST); i++) {
+		syscall(SYS_futex, &h->req, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		nanosleep(&nap, NULL);
+	}
+	return __atomic_load_n(&h->stopped, __ATOMIC_SEQ_CST) ? 0 : -1;
+}
+
+int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t n, uint32_t batches,
+		uint64_t warmup, char *err, size_t errlen)
+{
+	struct ref_handoff *h;
+	uint64_t seq = 0;
+	int rc = 0;
+
+	*r = (struct ref_result){ .step_ns = { NAN, NAN, NAN }, .wake_ns = NAN };
+	if (start == NULL)
+		return 0;
+	if ((h = aligned_alloc(64, sizeof(*h))) == NULL) {
+		snprintf(err, errlen, "reference handoff: out of memory");
+		return -1;
+	}
+	*h = (struct ref_handoff){ .spin_rounds = SPIN_ROUNDS };
+	start(h);
+	for (int s = REF_BARE; rc == 0 && s <= REF_RESULT; s++) {
+		__atomic_store_n(&h->step, (uint32_t)s, __ATOMIC_SEQ_CST);
+		rc = timed_step(h, &seq, (enum ref_step)s, n, batches, warmup, &r->step_ns[s]);
+	}
+	if (rc == 0)
+		rc = wake_ups(h, &seq, &r->wake_ns);
+	if (rc != 0)
+		snprintf(err, errlen, "reference handoff: a request was answered wrongly or never (request %llu)",
+			 (unsigned long long)seq);
+	if (stop_worker(h) != 0) {
+		/* never free memory a running worker may still touch */
+		snprintf(err, errlen, "reference handoff: the worker did not stop within 3 s");
+		return -1;
+	}
+	r->requests = seq;
+	r->answered = __atomic_load_n(&h->answered, __ATOMIC_SEQ_CST);
+	if (rc == 0 && r->answered != r->requests) {
+		snprintf(err, errlen, "reference handoff: %llu requests posted, %llu answered",
+			 (unsigned long long)r->requests, (unsigned long long)r->answered);
+		rc = -1;
+	}
+	free(h);
+	return rc;
+}

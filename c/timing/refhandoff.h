@@ -1,0 +1,64 @@
+/* timing/refhandoff.h — a reference spin handoff between a C caller and a
+ * Go worker goroutine, written here without SDK code: how close to the
+ * cache-line round trip (the floor) a C->Go handoff can get on this
+ * machine. A measuring instrument, not a proposal to patch the SDK.
+ *
+ * The protocol: the caller posts a sequence number in the request slot (its
+ * own cache line) and spins, with a pause instruction, until the worker
+ * acknowledges that number in the same slot; no lock, no clock in either
+ * spin. The steps of an extraction's anatomy: bare (the sequence numbers
+ * only), event (the caller also writes an event number into a line of its
+ * own, the worker reads it), result (the worker also writes a value into a
+ * third line, the caller reads it and checks it). Idle policy: the worker
+ * spins a bounded number of rounds, then blocks on a futex on the request
+ * word; a caller that posts to a sleeping worker wakes it. The worker is
+ * started through a raw cgo export (plugin-mock/refhandoff.go), and stopped,
+ * with its stop acknowledged, before anything else is measured. */
+#ifndef CGOCOST_TIMING_REFHANDOFF_H
+#define CGOCOST_TIMING_REFHANDOFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ref_step { REF_BARE = 0, REF_EVENT = 1, REF_RESULT = 2 };
+
+/* Handoffs per step at most: three steps at a microsecond each would
+ * otherwise add seconds to every --floors launch. */
+#define REF_MAX_N 50000
+
+/* Shared with the Go worker: plain integers, each group on its own line.
+ * The Go side reads and writes them with sync/atomic. */
+struct ref_handoff {
+	/* the request slot: the caller writes req, stop; the worker ack, sleeping */
+	uint64_t req, ack;
+	uint32_t sleeping, stop, stopped, step;
+	uint64_t spin_rounds; /* the worker's spins before it blocks */
+	uint64_t answered;    /* requests the worker answered */
+	char pad0[64 - 48];
+	uint64_t evtnum; /* the event line: written by the caller */
+	char pad1[56];
+	uint64_t value; /* the result line: written by the worker */
+	char pad2[56];
+} __attribute__((aligned(64)));
+
+/* What the worker writes for an event: checked by the caller. */
+static inline uint64_t ref_value(uint64_t evtnum)
+{
+	return evtnum * UINT64_C(0x9E3779B97F4A7C15) + 1;
+}
+
+struct ref_result {
+	double step_ns[3]; /* median batch per step, ns per handoff */
+	double wake_ns;	   /* post to acknowledgement, the worker asleep: median */
+	uint64_t requests, answered;
+};
+
+/* Measures the three steps (n handoffs each in batches) and the wake-up,
+ * then stops the worker and waits until it says it stopped. The worker is
+ * started by start (plugin-mock/refhandoff.go's cgocost_ref_start; NULL: no
+ * Go runtime in reach, nothing measured, every figure NAN). 0, or -1 with a
+ * message (a request answered twice or never, a worker that did not stop). */
+int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t n, uint32_t batches,
+		uint64_t warmup, char *err, size_t errlen);
+
+#endif

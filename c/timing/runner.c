@@ -1,0 +1,699 @@
+/* timing/runner.c — see runner.h. */
+#include "timing/runner.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "base/sysinfo.h"
+#include "plugin/goruntime.h"
+#include "timing/allocs.h"
+#include "timing/blocks.h"
+#include "timing/openloop.h"
+#include "timing/schedule.h"
+#include "timing/watchdog.h"
+
+/* What the process has spent at one edge of the timed window. */
+struct snapshot {
+	uint64_t cpu_ns, go_allocs, go_bytes;
+	struct alloc_counts c;
+	int64_t steal;
+};
+
+static void snapshot_take(struct snapshot *s)
+{
+	s->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	goruntime_allocs(&s->go_allocs, &s->go_bytes);
+	alloc_counts_read(&s->c);
+	s->steal = steal_ticks();
+}
+
+/* What one caller has spent at one edge of its timed batches. */
+struct thread_snapshot {
+	uint64_t cpu_ns;
+	struct rusage ru;
+	int64_t migrations;
+	int cpu;
+};
+
+static void thread_snapshot_take(struct thread_snapshot *t)
+{
+	t->migrations = thread_migrations();
+	getrusage(RUSAGE_THREAD, &t->ru);
+	t->cpu = current_cpu();
+	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+struct shared {
+	const struct options *o;
+	uint32_t ncallers;
+	enum scenario scen;
+	struct pool *pool;	 /* SCEN_REUSE */
+	pthread_mutex_t init_mu; /* SCEN_ALLOC: init and destroy one at a time */
+	struct plugin_config pc; /* SCEN_ALLOC: what each new instance gets */
+	pthread_mutex_t gate_mu; /* start gate: main opens it once every thread exists */
+	pthread_cond_t gate_cv;
+	int gate;		    /* 0 closed, 1 go, -1 abort (a thread could not be created) */
+	_Atomic uint32_t warm;	    /* callers done warming up */
+	_Atomic int go;		    /* the last of them took the snapshot: time */
+	pthread_barrier_t finish;   /* every caller done timing (sleeping wait) */
+	pthread_barrier_t measured; /* the end snapshot is taken: probe */
+	uint64_t window_start_ns, window_end_ns;
+	struct snapshot start, end;
+};
+
+struct job {
+	struct progress *progress; /* what the watchdog reads */
+	struct shared *sh;
+	struct extractor *x;
+	struct plugin_run *pr;
+};
+
+static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
+{
+	pr->failed = 1;
+	if (status == EXTRACT_WRONG_VALUE)
+		snprintf(pr->error, sizeof(pr->error),
+			 "plugin %u: %s extraction of event %llu returned a wrong or missing value", pr->index, what,
+			 (unsigned long long)evtnum);
+	else
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s extraction of event %llu failed: %s", pr->index,
+			 what, (unsigned long long)evtnum,
+			 status == EXTRACT_FAILED ? "plugin_extract_fields returned failure" : "unknown");
+}
+
+/* The instance one step of the scenario uses: the caller's own (extract),
+ * one taken from the pool (reuse), or a new one (alloc; init serialized, as
+ * the SDK requires). NULL when a new one could not be made. */
+static struct extractor *acquire(struct job *j, struct extractor *tmp, char *err, size_t errlen)
+{
+	struct shared *sh = j->sh;
+	int rc;
+
+	if (sh->scen == SCEN_EXTRACT)
+		return j->x;
+	if (sh->scen == SCEN_REUSE)
+		return pool_take(sh->pool);
+	pthread_mutex_lock(&sh->init_mu);
+	rc = extractor_open(tmp, &sh->pc, sh->o->fields, err, errlen);
+	pthread_mutex_unlock(&sh->init_mu);
+	return rc == 0 ? tmp : NULL;
+}
+
+static void release(struct job *j, struct extractor *x)
+{
+	struct shared *sh = j->sh;
+
+	if (sh->scen == SCEN_REUSE) {
+		pool_give(sh->pool, x);
+	} else if (sh->scen == SCEN_ALLOC) {
+		pthread_mutex_lock(&sh->init_mu);
+		extractor_close(x);
+		pthread_mutex_unlock(&sh->init_mu);
+	}
+}
+
+/* One untimed-loop step of event evt: acquire, one checked extraction,
+ * release (for the lifecycle, this is what a timed iteration is too). */
+static int iteration(struct job *j, uint64_t evt)
+{
+	struct extractor tmp, *x;
+	char err[8];
+	int st;
+
+	x = acquire(j, &tmp, err, sizeof(err));
+	if (x == NULL)
+		return EXTRACT_FAILED;
+	st = extractor_extract(x, evt);
+	release(j, x);
+	return st;
+}
+
+/* The untimed probe of the scenario: which thread runs Extract. */
+static int scenario_probe(struct job *j, struct probe *p, char *err, size_t errlen)
+{
+	struct extractor tmp, *x;
+	int rc;
+
+	x = acquire(j, &tmp, err, errlen);
+	if (x == NULL)
+		return -1;
+	rc = extractor_probe(x, p, err, errlen);
+	release(j, x);
+	return rc;
+}
+
+/* All callers start timing together. The last to finish its warm-up takes
+ * the window's start snapshot, before anyone times, and lets the others go;
+ * they spin meanwhile, so no caller (and no async worker) sleeps right
+ * before its first timed batch. */
+static void start_together(struct shared *sh)
+{
+	if (atomic_fetch_add(&sh->warm, 1) + 1 == sh->ncallers) {
+		snapshot_take(&sh->start);
+		sh->window_start_ns = now_ns();
+		atomic_store(&sh->go, 1);
+	}
+	while (!atomic_load(&sh->go))
+		;
+}
+
+/* The window ends when the last caller ends; one caller then takes the end
+ * snapshot before any of them probes. */
+static void end_together(struct shared *sh, uint64_t end_ns)
+{
+	uint64_t prev = __atomic_load_n(&sh->window_end_ns, __ATOMIC_RELAXED);
+	while (end_ns > prev &&
+	       !__atomic_compare_exchange_n(&sh->window_end_ns, &prev, end_ns, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		;
+	if (pthread_barrier_wait(&sh->finish) == PTHREAD_BARRIER_SERIAL_THREAD)
+		snapshot_take(&sh->end);
+	pthread_barrier_wait(&sh->measured);
+}
+
+enum phase { PH_START, PH_COLD, PH_PROBE, PH_WARMUP, PH_BATCHES, PH_PROBE_AFTER, PH_DONE };
+static const char *const phase_names[] = { "start",	  "the cold extraction", "the first probe",
+					   "the warm-up", "a timed batch",	 "the last probe",
+					   "done" };
+
+static void step(struct job *j, enum phase ph)
+{
+	atomic_store_explicit(&j->progress->phase, ph, memory_order_relaxed);
+	atomic_store_explicit(&j->progress->at_ns, now_ns(), memory_order_relaxed);
+}
+
+/* Pins the caller when asked and waits for the start gate; -1: leave. */
+static int caller_start(struct job *j, int *dead)
+{
+	struct shared *sh = j->sh;
+	struct plugin_run *pr = j->pr;
+
+	pr->caller_tid = thread_id();
+	if (pr->pinned_cpu >= 0 && pin_to_cpu(pr->pinned_cpu) != 0) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: cannot pin the caller to CPU %d", pr->index,
+			 pr->pinned_cpu);
+		*dead = 1;
+	}
+	pthread_mutex_lock(&sh->gate_mu);
+	while (sh->gate == 0)
+		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	pthread_mutex_unlock(&sh->gate_mu);
+	return sh->gate < 0 ? -1 : 0;
+}
+
+/* The first call of this new C thread, timed alone. */
+static void cold_step(struct job *j, uint64_t *evt, int *dead)
+{
+	uint64_t t0 = now_ns();
+	int st = iteration(j, *evt);
+
+	j->pr->cold_ns = now_ns() - t0;
+	if (st != EXTRACT_OK) {
+		fail(j->pr, "cold", *evt, st);
+		*dead = 1;
+	}
+	(*evt)++;
+}
+
+/* Untimed extractions right before timing; the watchdog's slack is 20
+ * batches at their pace, since a batch may rightly take long. */
+static double warmup_step(struct job *j, uint64_t *evt, int *dead)
+{
+	uint64_t n = run_warmup(j->sh->o, j->sh->scen), t0 = now_ns();
+	double per = 0;
+
+	for (uint64_t i = 0; !*dead && i < n; i++, (*evt)++) {
+		int st;
+		if ((i & 1023) == 0)
+			step(j, PH_WARMUP);
+		st = iteration(j, *evt);
+		if (st != EXTRACT_OK) {
+			fail(j->pr, "warm-up", *evt, st);
+			*dead = 1;
+		}
+	}
+	if (n > 0) {
+		per = (double)(now_ns() - t0) / (double)n;
+		atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per * (double)j->pr->batches.ops[0]));
+	}
+	return per;
+}
+
+/* A paired run's child: blocks on command, in place of the batches. */
+static void served_blocks(struct job *j, uint64_t *evt, double per_op, int *dead)
+{
+	const struct options *o = j->sh->o;
+	struct plugin_run *pr = j->pr;
+	struct block_server b = {
+		.x = j->x,
+		.s = &pr->batches,
+		.at_ns = &j->progress->at_ns,
+		.calls = blocks_calls(o->serve_blocks_ns, o->n, per_op),
+		.every = o->slowdown_pct ? (uint32_t)(100 / o->slowdown_pct) : 0,
+		.async_in_effect =
+			PROBE_KNOWN(&pr->before, PROBE_TID) ? pr->before.tid != (uint64_t)pr->caller_tid : -1,
+	};
+
+	if (*dead)
+		return;
+	/* the caller alone on its CPU, the async worker and the runtime's
+	 * threads on the others: the same placement in every paired process */
+	if (pr->pinned_cpu >= 0 && pin_others_away(pr->caller_tid, pr->pinned_cpu) < 0) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: cannot move the other threads off CPU %d", pr->index,
+			 pr->pinned_cpu);
+		*dead = 1;
+		return;
+	}
+	/* the watchdog's slack: 20 blocks */
+	atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per_op * (double)b.calls));
+	if (blocks_serve(&b, evt) != 0) {
+		if (b.error[0]) {
+			pr->failed = 1;
+			snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, b.error);
+		} else {
+			fail(pr, "timed", b.failed_evt, b.status);
+		}
+		*dead = 1;
+	}
+	pr->lead_in_extractions = b.lead_calls + b.extra_calls; /* untimed as calls: the count check needs them */
+	pr->blocks_cpu_ns = b.cpu_ns;
+}
+
+/* The timed batches: nothing in the loop but the call and its check. */
+static void timed_batches(struct job *j, uint64_t *evt, int *dead)
+{
+	struct plugin_run *pr = j->pr;
+	uint64_t e = *evt;
+	int st = EXTRACT_OK;
+	uint32_t every = j->sh->o->slowdown_pct ? 100 / j->sh->o->slowdown_pct : 0, left = every;
+
+	for (uint32_t b = 0; !*dead && b < pr->batches.nbatches; b++) {
+		uint64_t end = e + pr->batches.ops[b], t0 = now_ns(), t1;
+		if (j->sh->scen == SCEN_EXTRACT && every) {
+			/* --slowdown-pct: the same event once more after every
+			 * `every` calls, counted with the untimed ones */
+			for (; e < end; e++) {
+				st = extractor_extract(j->x, e);
+				if (--left == 0 && st == EXTRACT_OK) {
+					left = every;
+					st = extractor_extract(j->x, e);
+					pr->lead_in_extractions++;
+				}
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		} else if (j->sh->scen == SCEN_EXTRACT) {
+			for (; e < end; e++) {
+				st = extractor_extract(j->x, e);
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		} else {
+			for (; e < end; e++) {
+				st = iteration(j, e);
+				if (__builtin_expect(st != EXTRACT_OK, 0))
+					break;
+			}
+		}
+		t1 = now_ns();
+		series_add(&pr->batches, b, t1 - t0);
+		atomic_store_explicit(&j->progress->at_ns, t1, memory_order_relaxed);
+		if (e != end) {
+			fail(pr, "timed", e, st);
+			*dead = 1;
+		}
+	}
+	*evt = e;
+}
+
+/* The open loop's view of one caller: the call, the watchdog's due time,
+ * and the calls' own time summed into the batches. */
+struct open_ctx {
+	struct job *j;
+	uint64_t evt0;
+	int st;
+	uint32_t batch;
+	uint64_t in_batch, batch_ns;
+};
+
+static uint64_t open_now(void *ctx)
+{
+	(void)ctx;
+	return now_ns();
+}
+
+static int open_call(void *ctx, uint64_t i)
+{
+	struct open_ctx *c = ctx;
+	c->st = extractor_extract(c->j->x, c->evt0 + i);
+	return c->st != EXTRACT_OK;
+}
+
+/* The watchdog times the request from its due time: one held up by a slow
+ * predecessor is outstanding already. */
+static void open_starting(void *ctx, uint64_t i, uint64_t due_ns)
+{
+	struct open_ctx *c = ctx;
+	(void)i;
+	atomic_store_explicit(&c->j->progress->at_ns, due_ns, memory_order_relaxed);
+}
+
+static void open_ended(void *ctx, uint64_t i, uint64_t service_ns)
+{
+	struct open_ctx *c = ctx;
+	struct series *s = &c->j->pr->batches;
+	(void)i;
+	/* asleep until the next due time is not stuck: out of the watchdog's sight */
+	atomic_store_explicit(&c->j->progress->at_ns, UINT64_MAX, memory_order_relaxed);
+	c->batch_ns += service_ns;
+	if (c->batch < s->nbatches && ++c->in_batch == s->ops[c->batch]) {
+		series_add(s, c->batch, c->batch_ns);
+		c->batch++;
+		c->in_batch = c->batch_ns = 0;
+	}
+}
+
+/* The open-loop requests (--rate, --gap-us) in place of the timed batches. */
+static void open_requests(struct job *j, uint64_t *evt, int *dead)
+{
+	const struct options *o = j->sh->o;
+	struct plugin_run *pr = j->pr;
+	struct open_ctx c = { .j = j, .evt0 = *evt };
+	const struct openloop_ops ops = { .now = open_now,
+					  .wait_until = openloop_wait_until,
+					  .call = open_call,
+					  .starting = open_starting,
+					  .ended = open_ended };
+	struct schedule sched = { 0 };
+	struct openloop_result res;
+
+	if (*dead)
+		return;
+	if ((pr->latencies = calloc(o->n, sizeof(*pr->latencies))) == NULL ||
+	    (o->rate > 0 && schedule_make(&sched, o->n, o->rate, o->arrival, o->seed + pr->index - 1) != 0)) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: out of memory for %llu latencies", pr->index,
+			 (unsigned long long)o->n);
+		*dead = 1;
+		return;
+	}
+	openloop_thread_setup();
+	atomic_store(&j->progress->slack_ns, 0);
+	openloop_run(o->rate > 0 ? &sched : NULL, o->n, o->ngaps ? o->gaps_us[0] * 1000 : 0, &ops, &c, pr->latencies,
+		     &res);
+	schedule_free(&sched);
+	pr->nlatencies = res.served;
+	pr->open_start_ns = res.start_ns;
+	pr->open_end_ns = res.end_ns;
+	atomic_store_explicit(&j->progress->at_ns, now_ns(), memory_order_relaxed);
+	*evt += res.served + (res.status != 0);
+	if (res.status != 0) {
+		fail(pr, "timed", *evt - 1, c.st);
+		*dead = 1;
+	}
+}
+
+static void noise_record(struct plugin_run *pr, const struct thread_snapshot *a, const struct thread_snapshot *b)
+{
+	pr->noise.thread_cpu_ns = b->cpu_ns - a->cpu_ns;
+	pr->caller_cpu_first = a->cpu;
+	pr->caller_cpu_last = b->cpu;
+	pr->noise.vol_switches = (uint64_t)(b->ru.ru_nvcsw - a->ru.ru_nvcsw);
+	pr->noise.invol_switches = (uint64_t)(b->ru.ru_nivcsw - a->ru.ru_nivcsw);
+	pr->noise.migrations = a->migrations >= 0 && b->migrations >= 0 ? b->migrations - a->migrations : -1;
+}
+
+/* The last probe: the plugin served exactly what was asked, and Extract
+ * ran on the same kind of thread as at the first probe. */
+static void verify_after(struct job *j)
+{
+	struct plugin_run *pr = j->pr;
+	const struct options *o = j->sh->o;
+	uint64_t want = 0;
+	int before, after;
+
+	if (j->sh->scen == SCEN_EXTRACT)
+		want = (run_warmup(o, j->sh->scen) + pr->batches.total_ops + pr->lead_in_extractions) * j->x->nfields +
+		       j->x->probe_in.num_fields;
+	if (scenario_probe(j, &pr->after, pr->error, sizeof(pr->error)) != 0) {
+		pr->failed = 1;
+		return;
+	}
+	if (j->sh->scen == SCEN_EXTRACT && PROBE_KNOWN(&pr->after, PROBE_CALLS) &&
+	    pr->after.calls - pr->before.calls != want) {
+		pr->failed = 1;
+		snprintf(
+			pr->error, sizeof(pr->error),
+			"plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
+			pr->index, (unsigned long long)(pr->after.calls - pr->before.calls), (unsigned long long)want);
+		return;
+	}
+	if (!PROBE_KNOWN(&pr->after, PROBE_TID))
+		return; /* the mode cannot be verified for this plugin */
+	pr->mode_known = 1;
+	before = pr->before.tid != (uint64_t)pr->caller_tid;
+	after = pr->after.tid != (uint64_t)pr->caller_tid;
+	if (before != after) {
+		pr->failed = 1;
+		snprintf(
+			pr->error, sizeof(pr->error),
+			"plugin %u: the extraction mode changed during the run (Extract on thread %llu, then %llu; caller %d)",
+			pr->index, (unsigned long long)pr->before.tid, (unsigned long long)pr->after.tid,
+			(int)pr->caller_tid);
+		return;
+	}
+	pr->async_in_effect = after;
+}
+
+/* One caller: cold call, probe, warm-up, timed batches, noise, probe. */
+static void *plugin_thread(void *arg)
+{
+	struct job *j = arg;
+	struct thread_snapshot t0s, t1s;
+	uint64_t evt = 0;
+	int dead = 0;
+	double per_op;
+
+	if (caller_start(j, &dead) != 0)
+		return NULL;
+	step(j, PH_COLD);
+	if (!dead)
+		cold_step(j, &evt, &dead);
+	step(j, PH_PROBE);
+	if (!dead && scenario_probe(j, &j->pr->before, j->pr->error, sizeof(j->pr->error)) != 0) {
+		j->pr->failed = 1;
+		dead = 1;
+	}
+	step(j, PH_WARMUP);
+	per_op = warmup_step(j, &evt, &dead);
+	start_together(j->sh);
+	thread_snapshot_take(&t0s);
+	step(j, PH_BATCHES);
+	if (j->sh->o->serve_blocks && j->sh->scen == SCEN_EXTRACT)
+		served_blocks(j, &evt, per_op, &dead);
+	else if (options_latency(j->sh->o) && j->sh->scen == SCEN_EXTRACT)
+		open_requests(j, &evt, &dead);
+	else
+		timed_batches(j, &evt, &dead);
+	thread_snapshot_take(&t1s);
+	end_together(j->sh, now_ns());
+	noise_record(j->pr, &t0s, &t1s);
+	step(j, PH_PROBE_AFTER);
+	if (!dead)
+		verify_after(j);
+	return NULL;
+}
+
+static void *plugin_thread_main(void *arg)
+{
+	struct job *j = arg;
+	void *r = plugin_thread(arg);
+	step(j, PH_DONE);
+	atomic_store(&j->progress->done, 1);
+	return r;
+}
+
+/* What every report derives from the raw record, derived once: each
+ * caller's median and slowest batch and stalls, and the sums over callers. */
+static void run_totals(struct run *r)
+{
+	r->migrations = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		struct plugin_run *p = &r->plugins[i];
+		p->stalls = batches_stalls(&p->batches, &p->slowest_per_op, &p->median_per_op);
+		r->requests += p->batches.total_ops;
+		r->callers_cpu_ns += p->noise.thread_cpu_ns;
+		r->vol_switches += p->noise.vol_switches;
+		r->invol_switches += p->noise.invol_switches;
+		if (r->migrations >= 0)
+			r->migrations = p->noise.migrations < 0 ? -1 : r->migrations + p->noise.migrations;
+	}
+}
+
+uint64_t run_warmup(const struct options *o, enum scenario scen)
+{
+	/* a lifecycle iteration costs microseconds: a shorter warm-up */
+	if (scen != SCEN_EXTRACT && !o->warmup_set && o->warmup > LIFECYCLE_WARMUP)
+		return LIFECYCLE_WARMUP;
+	return o->warmup;
+}
+
+/* Starts the callers and the watchdog, opens the start gate (or tells the
+ * threads that exist to leave), and waits for every caller. Returns how
+ * many callers were started. */
+static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress *progress, pthread_t *threads)
+{
+	const struct options *o = sh->o;
+	uint32_t started = 0;
+	struct watchdog *wd;
+
+	pthread_mutex_init(&sh->gate_mu, NULL);
+	pthread_cond_init(&sh->gate_cv, NULL);
+	pthread_barrier_init(&sh->finish, NULL, sh->ncallers);
+	pthread_barrier_init(&sh->measured, NULL, sh->ncallers);
+	for (; started < sh->ncallers; started++)
+		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
+			break;
+	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
+			    o->emit_launch ? EXIT_STALLED : EXIT_RUN_FAILED);
+	pthread_mutex_lock(&sh->gate_mu);
+	sh->gate = started == sh->ncallers ? 1 : -1;
+	pthread_cond_broadcast(&sh->gate_cv);
+	pthread_mutex_unlock(&sh->gate_mu);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	watchdog_stop(wd);
+	pthread_barrier_destroy(&sh->finish);
+	pthread_barrier_destroy(&sh->measured);
+	pthread_cond_destroy(&sh->gate_cv);
+	pthread_mutex_destroy(&sh->gate_mu);
+	return started;
+}
+
+/* What the process spent over the timed window, from its two snapshots. */
+static void run_window(struct run *r, const struct shared *sh, const struct pool *pool)
+{
+	r->wall_ns = sh->window_end_ns - sh->window_start_ns;
+	r->process_cpu_ns = sh->end.cpu_ns - sh->start.cpu_ns;
+	r->go_allocs = sh->end.go_allocs - sh->start.go_allocs;
+	r->go_alloc_bytes = sh->end.go_bytes - sh->start.go_bytes;
+	r->c_counted = sh->start.c.counting;
+	r->c_mallocs = sh->end.c.mallocs - sh->start.c.mallocs;
+	r->c_frees = sh->end.c.frees - sh->start.c.frees;
+	r->steal_ticks = sh->start.steal >= 0 && sh->end.steal >= 0 ? sh->end.steal - sh->start.steal : -1;
+	r->pool_waits = pool ? pool->waits : 0;
+	run_totals(r);
+}
+
+/* The --busy library: extractions on a thread of its own, untimed, until
+ * the callers are done. */
+struct busy_job {
+	struct extractor *x;
+	_Atomic int stop;
+	uint64_t done;
+	int failed;
+};
+
+static void *busy_thread(void *arg)
+{
+	struct busy_job *b = arg;
+	uint64_t e = 1;
+
+	while (!atomic_load_explicit(&b->stop, memory_order_relaxed)) {
+		if (extractor_extract(b->x, e++) != EXTRACT_OK) {
+			b->failed = 1;
+			break;
+		}
+	}
+	b->done = e - 1;
+	return NULL;
+}
+
+int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers, struct extractor *xs,
+		 struct pool *pool, const struct plugin_config *pc, struct extractor *busy, struct run *r, char *err,
+		 size_t errlen)
+{
+	struct shared sh = { .o = o, .ncallers = ncallers, .scen = scen, .pool = pool };
+	struct job *jobs = calloc(ncallers, sizeof(*jobs));
+	struct progress *progress = calloc(ncallers, sizeof(*progress));
+	pthread_t *threads = calloc(ncallers, sizeof(*threads)), busy_t;
+	struct busy_job bj = { .x = busy };
+	uint32_t started;
+	int rc = -1, busy_started = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (pc)
+		sh.pc = *pc;
+	r->scenario = scen;
+	r->nplugins = ncallers;
+	r->clock_ticks = sysconf(_SC_CLK_TCK);
+	r->plugins = calloc(ncallers, sizeof(*r->plugins));
+	if (r->plugins == NULL || jobs == NULL || progress == NULL || threads == NULL) {
+		snprintf(err, errlen, "out of memory for %u plugins", ncallers);
+		goto out;
+	}
+	for (uint32_t i = 0; i < ncallers; i++) {
+		struct plugin_run *pr = &r->plugins[i];
+		pr->index = i + 1;
+		pr->pinned_cpu = o->ncpus ? o->cpus[i] : -1;
+		if (series_init(&pr->batches, o->n, o->batches) != 0) {
+			snprintf(err, errlen, "out of memory for %u batches", o->batches);
+			goto out;
+		}
+		jobs[i] = (struct job){ .progress = &progress[i], .sh = &sh, .x = xs ? &xs[i] : NULL, .pr = pr };
+	}
+	if (busy && pthread_create(&busy_t, NULL, busy_thread, &bj) == 0)
+		busy_started = 1;
+	pthread_mutex_init(&sh.init_mu, NULL);
+	started = run_callers(&sh, jobs, progress, threads);
+	pthread_mutex_destroy(&sh.init_mu);
+	if (busy_started) {
+		atomic_store(&bj.stop, 1);
+		pthread_join(busy_t, NULL);
+	}
+	if (started < ncallers) {
+		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, ncallers);
+		goto out;
+	}
+	if (busy && (!busy_started || bj.failed)) {
+		snprintf(err, errlen, "the --busy library %s",
+			 busy_started ? "failed an extraction" : "could not start its thread");
+		goto out;
+	}
+	run_window(r, &sh, pool);
+	if (o->serve_blocks) {
+		/* the window held waits for the parent: only the blocks count */
+		r->wall_ns = r->plugins[0].batches.total_ns;
+		r->process_cpu_ns = r->plugins[0].blocks_cpu_ns;
+	}
+	r->busy_extractions = bj.done;
+	rc = 0;
+out:
+	free(jobs);
+	free(progress);
+	free(threads);
+	if (rc != 0)
+		run_free(r);
+	return rc;
+}
+
+void run_free(struct run *r)
+{
+	if (r->plugins)
+		for (uint32_t i = 0; i < r->nplugins; i++) {
+			series_free(&r->plugins[i].batches);
+			free(r->plugins[i].latencies);
+		}
+	free(r->plugins);
+	memset(r, 0, sizeof(*r));
+}
