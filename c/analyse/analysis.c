@@ -318,7 +318,7 @@ int analyse_document(struct doc *d, char *err, size_t errlen)
 		single |= d->cells[i].nlaunches < 2;
 	}
 	d->analysed = 1;
-	if (add_ratios(d) != 0 || (d->options.anatomy && add_anatomy_ratios(d) != 0)) {
+	if (add_ratios(d) != 0 || (d->options.kind == RUN_ANATOMY && add_anatomy_ratios(d) != 0)) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}

@@ -30,9 +30,9 @@ static int variant_meets(const struct options *o, const char *lib, int async, co
 int run_meets_baseline(const struct options *o, const char *self_lib, const struct doc *base, char *example, size_t len)
 {
 	example[0] = '\0';
-	if (base->nratios > 0 && (o->compare || o->lifecycle))
+	if (base->nratios > 0 && (o->kind == RUN_COMPARE || o->lifecycle))
 		return 1;
-	if (o->compare) /* the archive build and its shared sibling, sync and async */
+	if (o->kind == RUN_COMPARE) /* the archive build and its shared sibling, sync and async */
 		return variant_meets(o, "archive", 0, o->malloc_name, base, example, len) ||
 		       variant_meets(o, "archive", 1, o->malloc_name, base, example, len) ||
 		       variant_meets(o, "shared", 0, o->malloc_name, base, example, len) ||
@@ -40,5 +40,5 @@ int run_meets_baseline(const struct options *o, const char *self_lib, const stru
 	for (int i = 0; i < o->nallocators; i++)
 		if (variant_meets(o, self_lib, o->async, o->allocators[i], base, example, len))
 			return 1;
-	return o->nallocators == 0 && variant_meets(o, self_lib, o->async, o->malloc_name, base, example, len);
+	return o->kind != RUN_ALLOCATORS && variant_meets(o, self_lib, o->async, o->malloc_name, base, example, len);
 }

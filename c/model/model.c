@@ -5,6 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+void doc_begin(struct doc *d, const struct machine_rec *m, const struct options *o)
+{
+	memset(d, 0, sizeof(*d));
+	d->schema_version = SCHEMA_VERSION;
+	if (m)
+		d->machine = *m;
+	d->options = *o;
+}
+
 void *model_append(void **items, size_t *n, size_t size)
 {
 	char *a = realloc(*items, (*n + 1) * size);

@@ -312,6 +312,11 @@ struct doc {
 	struct paired_rec paired;
 };
 
+/* The header of every document a run makes, in one place: d zeroed, the
+ * schema version, the machine (if m is not NULL) and the options, whose
+ * resolved kind the reporters read. */
+void doc_begin(struct doc *d, const struct machine_rec *m, const struct options *o);
+
 /* Frees what the document owns (arrays of cells, launches, samples, ...). */
 void doc_free(struct doc *d);
 

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "base/names.h"
+#include "model/runkind.h"
 
 #define OPT_MAX_N		     UINT64_C(10000000000) /* 1e10 extractions per plugin */
 #define OPT_MAX_PLUGINS		     4096		   /* before the SDK's own, lower limit */
@@ -121,6 +122,11 @@ struct options {
 	int lead_in_set, block_set;
 	uint64_t serve_blocks_ns; /* internal: a paired run's child; blocks of this length (0: -n calls) */
 	int serve_blocks;
+	/* resolved once from the rest (cli/runkind.c); never parsed, never
+	 * recorded: the options above say it */
+	enum run_kind kind;
+	enum run_method method;
+	enum run_base base;
 };
 
 /* Why this run cannot pair its blocks ("" when it can): the reason given

@@ -72,7 +72,7 @@ int pairs_define(const struct plan *p, const struct options *o, struct paired_re
 	char name[80];
 	int rc = 0;
 
-	if (o->compare) {
+	if (o->kind == RUN_COMPARE) {
 		static const char *const exes[] = { "bench", "bench-shared" }, *const libs[] = { "archive", "shared" };
 		for (int l = 0; l < 2; l++) {
 			snprintf(name, sizeof(name), "async/sync lib=%s wall", libs[l]);
@@ -89,7 +89,7 @@ int pairs_define(const struct plan *p, const struct options *o, struct paired_re
 		}
 	}
 	/* --against: the base's cells come in the same order as this build's */
-	for (int i = 0; o->against && i < p->nself && p->nself + i < p->nv; i++) {
+	for (int i = 0; o->base == BASE_BUILD && i < p->nself && p->nself + i < p->nv; i++) {
 		snprintf(name, sizeof(name), "this/base %s %s", exe_base(&p->v[i]), modes[p->v[i].async]);
 		rc |= add(pr, name, i, p->nself + i, 1);
 	}

@@ -77,7 +77,7 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 {
 	char shared[PATH_MAX];
 
-	if (o->interference) {
+	if (o->kind == RUN_INTERFERENCE) {
 		/* A alone, beside B idle, beside B busy; sync and async */
 		for (int beside = 0; beside < 3; beside++)
 			for (int async = 0; async < 2; async++) {
@@ -87,7 +87,7 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 			}
 		return 0;
 	}
-	if (!o->compare)
+	if (o->kind != RUN_COMPARE)
 		return add_variant(p, exe, o->async, err, errlen);
 	/* --compare: the archive build and its shared sibling, sync and async */
 	if (sibling_path(exe, "bench-shared", shared, sizeof(shared)) != 0) {
@@ -109,26 +109,26 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 		snprintf(err, errlen, "cannot find this executable");
 		return -1;
 	}
-	if (o->compare || o->anatomy) {
+	if (o->kind == RUN_COMPARE || o->kind == RUN_ANATOMY) {
 		/* the table starts from the archive build, whichever was run */
 		const char *base = strrchr(self, '/');
 		if (base && strcmp(base + 1, "bench-shared") == 0)
 			snprintf(self + (base - self) + 1, sizeof(self) - (size_t)(base - self) - 1, "bench");
 	}
-	if (o->nallocators) {
+	if (o->kind == RUN_ALLOCATORS) {
 		for (int i = 0; i < o->nallocators; i++) {
 			if (add_build(p, self, o, err, errlen) != 0)
 				return -1;
 			p->v[p->nv - 1].malloc_name = o->allocators[i];
 		}
-	} else if (o->anatomy) {
+	} else if (o->kind == RUN_ANATOMY) {
 		if (add_anatomy(p, self, err, errlen) != 0)
 			return -1;
 	} else if (add_build(p, self, o, err, errlen) != 0) {
 		return -1;
 	}
 	p->nself = p->nv;
-	if (o->against) {
+	if (o->base == BASE_BUILD) {
 		if (realpath(o->against, other) == NULL) {
 			snprintf(err, errlen, "--against: cannot find '%s'", o->against);
 			return -1;
@@ -159,7 +159,7 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 		co.libs[0] = v->plugin;
 		co.nlibs = 1;
 	}
-	if (o->interference) {
+	if (o->kind == RUN_INTERFERENCE) {
 		co.idle = v->beside == 1 ? o->busy : NULL;
 		co.busy = v->beside == 2 ? o->busy : NULL;
 		co.alloc_bytes = v->beside == 2 ? o->alloc_bytes : 0;

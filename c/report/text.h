@@ -12,6 +12,10 @@
  * of the launch (extraction), or the lifecycle's lines. */
 void report_run_text(FILE *out, const struct doc *d, const struct cell_rec *c);
 
+/* One launch of one cell (the seed's run): every cell's text and summary,
+ * the same-run ratios and, across --gap-us cells, the idle-gap policy. */
+void report_single_text(FILE *out, const struct doc *d);
+
 /* "time:   [67.95 ns 68.10 ns 68.40 ns]" and its companions for one cell;
  * brief: only the time, spread and outlier lines. */
 void report_cell_summary(FILE *out, const struct doc *d, const struct cell_rec *c, int brief);
@@ -29,9 +33,10 @@ void report_ratios_text(FILE *out, const struct doc *d);
 void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f, double sync_med,
 			 double async_med);
 
-/* The --compare table: cells (the C plugin's too), ratios, floors; or the
- * --interference table: A alone, beside B idle, beside B busy. */
+/* The --compare table: cells (the C plugin's too), ratios, floors. */
 void report_compare_text(FILE *out, const struct doc *d);
+/* The --interference table: plugin A alone, beside B idle, beside B busy. */
+void report_interference_text(FILE *out, const struct doc *d);
 /* --anatomy: the work steps per mode with their per-round increments, the
  * harness check (bench / minimal) and the reading. */
 void report_anatomy_text(FILE *out, const struct doc *d);

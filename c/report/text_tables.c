@@ -32,13 +32,14 @@ static void ratio_lines(FILE *out, const struct doc *d)
 	}
 }
 
-/* --interference: plugin A alone, beside B idle, beside B busy. */
-static void interference_text(FILE *out, const struct doc *d)
+void report_interference_text(FILE *out, const struct doc *d)
 {
 	static const char *const modes[] = { "sync", "async" }, *const roles[] = { NULL, "idle", "busy" };
 	static const char *const titles[] = { "alone", "B idle", "B busy" };
 	const struct options *o = &d->options;
 
+	if (d->ncells == 0)
+		return;
 	fprintf(out,
 		"# cgocost interference: %s alone, beside %s idle, beside it busy (allocating %llu bytes per extraction); %u rounds interleaved, -n %llu -p %u\n",
 		o->nlibs ? o->libs[0] : "?", o->busy ? o->busy : "?", (unsigned long long)o->alloc_bytes, o->launches,
@@ -65,10 +66,6 @@ void report_compare_text(FILE *out, const struct doc *d)
 
 	if (d->ncells == 0)
 		return;
-	if (o->interference) {
-		interference_text(out, d);
-		return;
-	}
 	fprintf(out,
 		"# cgocost compare: archive/shared x sync/async, %u rounds interleaved, -n %llu -r %u -p %u, work %s\n",
 		o->launches, (unsigned long long)o->n, o->batches, o->plugins, work_name(o->work));

@@ -173,13 +173,12 @@ int measure_here(const struct options *o, const struct machine *m, struct doc *d
 {
 	struct floors f;
 	struct session s;
+	struct machine_rec mr;
 	int have_floors = 0, status;
 
 	err[0] = '\0';
-	memset(d, 0, sizeof(*d));
-	d->schema_version = SCHEMA_VERSION;
-	record_machine(&d->machine, m);
-	d->options = *o;
+	record_machine(&mr, m);
+	doc_begin(d, &mr, o);
 	/* a library that hangs while loading ends the launch (SIGALRM) */
 	alarm(o->stall_timeout_s);
 	status = session_open(&s, o, err, errlen);

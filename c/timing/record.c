@@ -213,12 +213,10 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	struct launch_rec *l;
 	struct caller_rec *p;
 
-	memset(d, 0, sizeof(*d));
+	doc_begin(d, NULL, o);
 	if (sscanf(out, "plugin 1: %lf ns/extraction (elapsed time %lluns, extractions %llu)", &per, &ns, &n) != 3 ||
 	    mode == NULL || sscanf(mode, "\n# mode: %15s requested, %15s in effect", requested, effect) != 2 || n == 0)
 		return -1;
-	d->schema_version = SCHEMA_VERSION;
-	d->options = *o;
 	c = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells));
 	if (c == NULL || (c->launches = l = calloc(1, sizeof(*l))) == NULL ||
 	    (l->callers = p = calloc(1, sizeof(*p))) == NULL || (p->batches = calloc(1, sizeof(*p->batches))) == NULL) {

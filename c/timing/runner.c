@@ -499,7 +499,7 @@ static void *plugin_thread(void *arg)
 	start_together(j->sh);
 	thread_snapshot_take(&t0s);
 	step(j, PH_BATCHES);
-	if (j->sh->o->serve_blocks && j->sh->scen == SCEN_EXTRACT)
+	if (j->sh->o->kind == RUN_SERVE_BLOCKS && j->sh->scen == SCEN_EXTRACT)
 		served_blocks(j, &evt, per_op, &dead);
 	else if (options_latency(j->sh->o) && j->sh->scen == SCEN_EXTRACT)
 		open_requests(j, &evt, &dead);
@@ -565,7 +565,7 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
 			break;
 	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
-			    o->emit_launch ? EXIT_STALLED : EXIT_RUN_FAILED);
+			    o->kind == RUN_CHILD || o->kind == RUN_SERVE_BLOCKS ? EXIT_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
 	sh->gate = started == sh->ncallers ? 1 : -1;
 	pthread_cond_broadcast(&sh->gate_cv);
@@ -671,7 +671,7 @@ int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers,
 		goto out;
 	}
 	run_window(r, &sh, pool);
-	if (o->serve_blocks) {
+	if (o->kind == RUN_SERVE_BLOCKS) {
 		/* the window held waits for the parent: only the blocks count */
 		r->wall_ns = r->plugins[0].batches.total_ns;
 		r->process_cpu_ns = r->plugins[0].blocks_cpu_ns;

@@ -349,3 +349,95 @@ func TestCodecSpellsEachKeyOncePerRecord(t *testing.T) {
 		}
 	}
 }
+
+// The run kind is decided once (cli/runkind.c) and read as o->kind,
+// o->method and o->base everywhere else. The rule: outside the files that
+// parse, check and resolve the options, no C file reads a flag that only
+// says what kind of run this is (kindFlags), and none tests the truth of
+// an option that carries data but also selects a kind (kindData: a path,
+// a count), nor asks whether exactly one launch was asked for.
+// An options value is named o, co, opt, one or options (struct options
+// *o, ...: the project's names for it), or reached as d->options.
+const optionsRef = `(?:\b(?:o|co|opt|one)(?:->|\.)|\boptions\.)`
+
+var (
+	kindFlags = regexp.MustCompile(optionsRef + `(compare|anatomy|interference|paired|serve_blocks|emit_launch)\b`)
+	kindData  = regexp.MustCompile(`(?:!|&&|\|\||\bif\s*\(|\?|\(|;|return)\s*` + optionsRef + `(against|baseline|nallocators|nsweep|repeat_load|judge(?:\[0\])?)\s*(?:\)|&&|\|\||\?|;|[!=]=\s*(?:NULL|0)\b|>\s*0\b)`)
+	oneLaunch = regexp.MustCompile(optionsRef + `launches\s*==\s*1\b`)
+)
+
+// The files that may read the kind's flags: where options are parsed and
+// checked, and the resolver.
+var kindResolvers = map[string]bool{
+	"cli/runkind.c":   true,
+	"model/options.c": true,
+}
+
+// kindTests returns the places in src that learn the run kind from a flag.
+func kindTests(src string) []string {
+	var out []string
+	for i, line := range strings.Split(src, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "//") {
+			continue
+		}
+		for _, re := range []*regexp.Regexp{kindFlags, kindData, oneLaunch} {
+			if m := re.FindString(line); m != "" {
+				out = append(out, fmt.Sprintf("line %d: %s", i+1, strings.TrimSpace(m)))
+			}
+		}
+	}
+	return out
+}
+
+func TestRunKindIsResolvedOnce(t *testing.T) {
+	for _, f := range sources(t) {
+		if kindResolvers[rel(f)] {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range kindTests(string(data)) {
+			t.Errorf("%s %s: learns the run kind from a flag; read o->kind, o->method or o->base (cli/runkind.c)", rel(f), p)
+		}
+	}
+}
+
+// The rule itself: each way of learning the kind from a flag is found, and
+// reading the resolved kind, or an option's data, is not.
+func TestKindTestsAreFound(t *testing.T) {
+	bad := []string{
+		"if (o->compare) {",
+		"\tstatus = o->paired ? a() : b();",
+		"if (d->options.anatomy && x)",
+		"if (o->against && stat(o->against, &st) != 0)",
+		"return o->nallocators == 0 && y;",
+		"} else if (o->nsweep) {",
+		"if (!o->repeat_load)",
+		"if (o.judge[0])",
+		"int single = o->launches == 1;",
+		"if (o->baseline != NULL)",
+	}
+	for _, b := range bad {
+		if len(kindTests(b)) == 0 {
+			t.Errorf("not found: %q", b)
+		}
+	}
+	good := []string{
+		"if (o->kind == RUN_COMPARE) {",
+		"status = o->method == METHOD_PAIRED ? a() : b();",
+		"if (o->base == BASE_BUILD && stat(o->against, &st) != 0)",
+		"for (int i = 0; i < o->nallocators; i++)",
+		"fprintf(stderr, \"%s\", o->against);",
+		"total = 2 * o->nsweep;",
+		"for (uint32_t round = 0; round < o->launches; round++)",
+		"/* if (o->compare) in a comment */",
+		"if (d->paired.nratios && cmp->against[0])",
+	}
+	for _, g := range good {
+		if p := kindTests(g); len(p) != 0 {
+			t.Errorf("flagged: %q: %v", g, p)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+/* cli/kinds.c — one row per run kind (see cli.h), and the three steps that
+ * read them: measure (by the run's method), analyse, report. */
+#include <stdio.h>
+#include <string.h>
+
+#include "analyse/analysis.h"
+#include "analyse/paired.h"
+#include "analyse/verdict.h"
+#include "base/status.h"
+#include "cli/cli.h"
+#include "orchestrate/pairs.h"
+#include "orchestrate/plan.h"
+#include "orchestrate/repeat.h"
+#include "orchestrate/sweep.h"
+#include "report/gobench.h"
+#include "report/json.h"
+#include "report/text.h"
+#include "timing/measure.h"
+#include "timing/record.h"
+
+static void allocators_changes(const struct options *o, struct doc *d)
+{
+	compare_allocators(d, o->threshold, o->seed);
+}
+
+static const struct run_row rows[RUN_KINDS] = {
+	[RUN_CHILD] = { RUN_CHILD, OUTPUT_DOCUMENT, NULL, NULL, NULL },
+	[RUN_SERVE_BLOCKS] = { RUN_SERVE_BLOCKS, OUTPUT_DOCUMENT, NULL, NULL, NULL },
+	[RUN_REPEAT_LOAD] = { RUN_REPEAT_LOAD, OUTPUT_AS_IS, NULL, report_repeat_text, NULL },
+	[RUN_SWEEP] = { RUN_SWEEP, OUTPUT_REPORT, NULL, report_sweep_text, NULL },
+	[RUN_SINGLE] = { RUN_SINGLE, OUTPUT_REPORT, NULL, report_single_text, NULL },
+	[RUN_LAUNCHES] = { RUN_LAUNCHES, OUTPUT_REPORT, NULL, report_launches_text, report_paired_text },
+	[RUN_COMPARE] = { RUN_COMPARE, OUTPUT_REPORT, NULL, report_compare_text, report_paired_text },
+	[RUN_ANATOMY] = { RUN_ANATOMY, OUTPUT_REPORT, NULL, report_anatomy_text, NULL },
+	[RUN_ALLOCATORS] = { RUN_ALLOCATORS, OUTPUT_REPORT, allocators_changes, report_allocators_text, NULL },
+	[RUN_INTERFERENCE] = { RUN_INTERFERENCE, OUTPUT_REPORT, NULL, report_interference_text, NULL },
+};
+
+const struct run_row *run_row(const struct options *o)
+{
+	if (o->kind <= RUN_UNRESOLVED || o->kind >= RUN_KINDS || rows[o->kind].kind != o->kind)
+		return NULL;
+	return &rows[o->kind];
+}
+
+/* A child launch's bad input gets no hint: its parent adds one. */
+static int is_child(const struct options *o)
+{
+	return o->kind == RUN_CHILD || o->kind == RUN_SERVE_BLOCKS;
+}
+
+static int measure_in_process(const struct options *o, const struct machine *m, struct doc *d)
+{
+	char err[4096];
+	int status = measure_here(o, m, d, err, sizeof(err));
+
+	if (status == EXIT_BAD_INPUT && !is_child(o))
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+	else if (status != EXIT_OK)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	return status;
+}
+
+static int measure_repeat(const struct options *o, const struct machine *m, struct doc *d)
+{
+	char err[4096];
+	struct machine_rec mr;
+	int status;
+
+	record_machine(&mr, m);
+	doc_begin(d, &mr, o);
+	status = repeat_load_run(o, &d->repeat, err, sizeof(err));
+	d->has_repeat = status != EXIT_BAD_INPUT;
+	if (status == EXIT_BAD_INPUT)
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+	return status;
+}
+
+static int measure_sweep(const struct options *o, const struct machine *m, struct doc *d)
+{
+	char err[4096];
+	struct machine_rec mr;
+	int status;
+
+	record_machine(&mr, m);
+	status = sweep_run(o, &mr, d, err, sizeof(err));
+	if (status != EXIT_OK)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	return status;
+}
+
+/* The cells of a plan in child launches, round by round or in paired
+ * blocks; with --against the other build's cells become the base. */
+static int measure_plan(const struct options *o, const struct machine *m, struct doc *d, struct doc *base)
+{
+	char err[4096];
+	struct machine_rec mr;
+	struct plan plan;
+	struct paired_rec pr;
+	int status;
+
+	if (plan_build(&plan, o, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	}
+	memset(&pr, 0, sizeof(pr));
+	status = o->method == METHOD_PAIRED ? pairs_run(&plan, o, &pr, err, sizeof(err))
+					    : plan_run(&plan, o, err, sizeof(err));
+	record_machine(&mr, m);
+	if (status == EXIT_OK &&
+	    (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
+	     (o->base == BASE_BUILD && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0))) {
+		snprintf(err, sizeof(err), "out of memory");
+		status = EXIT_RUN_FAILED;
+	}
+	/* d owns the paired record from here, whatever the status */
+	d->paired = pr;
+	d->has_paired = o->method == METHOD_PAIRED;
+	if (status == EXIT_BAD_INPUT)
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+	else if (status != EXIT_OK)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	plan_free(&plan);
+	return status;
+}
+
+int run_measure(const struct options *o, const struct machine *m, struct doc *d, struct doc *base)
+{
+	switch (o->method) {
+	case METHOD_HERE:
+		return measure_in_process(o, m, d);
+	case METHOD_REPEAT:
+		return measure_repeat(o, m, d);
+	case METHOD_SWEEP:
+		return measure_sweep(o, m, d);
+	case METHOD_LAUNCHES:
+	case METHOD_PAIRED:
+		return measure_plan(o, m, d, base);
+	case METHOD_NONE:
+		break;
+	}
+	fprintf(stderr, "%s: this run measures nothing\n", prog);
+	return EXIT_RUN_FAILED;
+}
+
+int run_analyse(const struct options *o, const struct run_row *row, struct doc *d, struct doc *base)
+{
+	char err[512];
+	int against = o->base == BASE_BUILD;
+
+	if (analyse_document(d, err, sizeof(err)) != 0 || (against && analyse_document(base, err, sizeof(err)) != 0) ||
+	    analyse_paired(d, o->threshold, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_RUN_FAILED;
+	}
+	if (row->analyse)
+		row->analyse(o, d);
+	if (against && o->method == METHOD_PAIRED) {
+		if (compare_paired(d, o->against, o->threshold) != 0) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return EXIT_RUN_FAILED;
+		}
+	} else if (o->base != BASE_NONE && compare_documents(base, d, against ? o->against : o->baseline, against,
+							     o->threshold, o->seed) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}
+
+void run_report(FILE *out, const struct options *o, const struct run_row *row, const struct doc *d)
+{
+	switch (o->format) {
+	case FORMAT_JSON:
+		report_json(out, d, 0);
+		break;
+	case FORMAT_GOBENCH:
+		report_gobench(out, d);
+		break;
+	case FORMAT_TEXT:
+		if (o->method == METHOD_PAIRED && row->paired_text)
+			row->paired_text(out, d);
+		else if (row->text)
+			row->text(out, d);
+		report_comparison_text(out, d);
+		break;
+	}
+}

@@ -1,0 +1,69 @@
+/* cli/runkind.c — the one place that reads the options' flags to learn what
+ * kind of run this is (see runkind.h). The cross-option rules (which
+ * combinations are allowed, and the defaults that depend on others) ran
+ * before, in options_check; here every accepted combination gets exactly
+ * one kind, one method and one base. */
+#include "cli/runkind.h"
+
+/* The kind: the first that applies, in this order (the rules make most of
+ * them exclusive; an internal child flag wins over everything). */
+static enum run_kind kind_of(const struct options *o)
+{
+	if (o->judge[0])
+		return RUN_JUDGE;
+	if (o->serve_blocks)
+		return RUN_SERVE_BLOCKS;
+	if (o->emit_launch)
+		return RUN_CHILD;
+	if (o->repeat_load)
+		return RUN_REPEAT_LOAD;
+	if (o->nsweep)
+		return RUN_SWEEP;
+	if (o->compare)
+		return RUN_COMPARE;
+	if (o->anatomy)
+		return RUN_ANATOMY;
+	if (o->nallocators)
+		return RUN_ALLOCATORS;
+	if (o->interference)
+		return RUN_INTERFERENCE;
+	if (o->launches == 1 && !o->against)
+		return RUN_SINGLE;
+	return RUN_LAUNCHES;
+}
+
+/* The method: a single launch of the built-in plugin runs in this process;
+ * a --plugin library is measured in a child launch even alone, so that its
+ * crash is a reported result, never a crash of cgocost. */
+static enum run_method method_of(const struct options *o, enum run_kind k)
+{
+	switch (k) {
+	case RUN_UNRESOLVED:
+	case RUN_KINDS:
+	case RUN_JUDGE:
+		return METHOD_NONE;
+	case RUN_CHILD:
+	case RUN_SERVE_BLOCKS:
+		return METHOD_HERE;
+	case RUN_REPEAT_LOAD:
+		return METHOD_REPEAT;
+	case RUN_SWEEP:
+		return METHOD_SWEEP;
+	case RUN_SINGLE:
+		return o->nlibs == 0 ? METHOD_HERE : METHOD_LAUNCHES;
+	case RUN_LAUNCHES:
+	case RUN_COMPARE:
+	case RUN_ANATOMY:
+	case RUN_ALLOCATORS:
+	case RUN_INTERFERENCE:
+		break;
+	}
+	return o->paired ? METHOD_PAIRED : METHOD_LAUNCHES;
+}
+
+void run_kind_resolve(struct options *o)
+{
+	o->kind = kind_of(o);
+	o->method = method_of(o, o->kind);
+	o->base = o->against ? BASE_BUILD : o->baseline ? BASE_SAVED : BASE_NONE;
+}

@@ -1,0 +1,179 @@
+/* cli/setup.c — see cli.h: the command line read, the run kind resolved,
+ * and what the run needs of the process checked before anything is
+ * measured (bad input is found here, never after a measurement). */
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyse/expect.h"
+#include "base/atomicfile.h"
+#include "base/status.h"
+#include "cli/cli.h"
+#include "cli/runkind.h"
+#include "orchestrate/reexec.h"
+#include "plugin/library.h"
+#include "plugin/symbols.h"
+#include "store/baseline.h"
+#include "timing/allocs.h"
+
+const char *prog = "bench";
+
+/* "archive" or "shared": where the built-in plugin lives, this executable
+ * or a library beside it; NULL without one. */
+static const char *self_lib(const struct plugin_syms *b, int has_builtin)
+{
+	Dl_info dl;
+	char exe[PATH_MAX], lib[PATH_MAX];
+
+	if (!has_builtin || dladdr((void *)(uintptr_t)b->init, &dl) == 0 || dl.dli_fname == NULL ||
+	    realpath("/proc/self/exe", exe) == NULL)
+		return NULL;
+	if (realpath(dl.dli_fname, lib) == NULL)
+		return "archive"; /* the main program can appear under its argv[0] */
+	return strcmp(exe, lib) == 0 ? "archive" : "shared";
+}
+
+/* The paths the run will use, checked before anything is measured: an
+ * --against that can be run, a --save-baseline that can be written. */
+static int check_paths(const struct options *o)
+{
+	char err[PATH_MAX + 256];
+	struct stat st;
+
+	if (o->base == BASE_BUILD &&
+	    (stat(o->against, &st) != 0 || !S_ISREG(st.st_mode) || access(o->against, X_OK) != 0)) {
+		fprintf(stderr, "%s: --against: '%s' is not an executable file%s (see %s --help)\n", prog, o->against,
+			stat(o->against, &st) != 0 ? " (it does not exist)"
+			: S_ISDIR(st.st_mode)	   ? " (a directory)"
+						   : "",
+			prog);
+		return EXIT_BAD_INPUT;
+	}
+	if (o->save_baseline && atomic_write_check(o->save_baseline, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --save-baseline: %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	}
+	return EXIT_OK;
+}
+
+/* The preloads: this process re-executes itself with them when it measures;
+ * a parent of child launches only checks them (each child preloads for
+ * itself, so --count-allocs goes with every allocator of --allocators). */
+static int preloads(const struct options *o, char **argv)
+{
+	char err[1024], path[PATH_MAX];
+	const char *in_effect;
+	int rc = 0;
+
+	if (o->method != METHOD_HERE) {
+		for (int i = 0; rc == 0 && i < o->nallocators; i++)
+			rc = preload_check(o->allocators[i], o->count_allocs, err, sizeof(err));
+		if (rc == 0)
+			rc = preload_check(o->malloc_name, o->count_allocs, err, sizeof(err));
+		if (rc != 0) {
+			fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+			return EXIT_BAD_INPUT;
+		}
+		return EXIT_OK;
+	}
+	if (!(o->malloc_name || o->count_allocs || getenv("CGOCOST_PRELOADED")))
+		return EXIT_OK;
+	if ((rc = preload_reexec(o->malloc_name, o->count_allocs, argv, err, sizeof(err))) != 0) {
+		fprintf(stderr, "%s: %s%s\n", prog, err, rc == 2 ? " (see --help)" : "");
+		return rc == 2 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
+	}
+	/* verified, not assumed: which library serves malloc now */
+	allocator_in_effect(path, sizeof(path), &in_effect);
+	if (o->malloc_name && strcmp(in_effect, o->malloc_name) != 0) {
+		fprintf(stderr,
+			"%s: --malloc %s was asked for, but malloc is served by %s (%s): the preload did not take\n",
+			prog, o->malloc_name, in_effect, path);
+		return EXIT_RUN_FAILED;
+	}
+	if (o->count_allocs && dlsym(RTLD_DEFAULT, "cgocost_alloc_counts") == NULL) {
+		fprintf(stderr, "%s: --count-allocs: the counter library is not in the process\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/* The machine, and the CPUs --cpus names in it. */
+static int check_machine(const struct options *o, struct machine *m)
+{
+	if (machine_read(m) != 0) {
+		fprintf(stderr, "%s: cannot read this process's CPU affinity\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	for (int i = 0; i < o->ncpus; i++)
+		if (!machine_cpu_allowed(m, o->cpus[i])) {
+			fprintf(stderr,
+				"%s: --cpus: CPU %d is not available to this process (%d CPUs allowed) (see %s --help)\n",
+				prog, o->cpus[i], m->allowed_cpus, prog);
+			return EXIT_BAD_INPUT;
+		}
+	return EXIT_OK;
+}
+
+/* A bad baseline is bad input, found before anything runs; so is one this
+ * run could not be compared with. With the built-in plugin the run's cells
+ * are known now; a --plugin run's are checked after the measurement. */
+static int load_baseline(const struct options *o, const char *lib, struct doc *base)
+{
+	char err[1024], path[PATH_MAX];
+
+	if (o->base != BASE_SAVED)
+		return EXIT_OK;
+	if (baseline_load(o->baseline, base, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --baseline: %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	}
+	if (lib && !run_meets_baseline(o, lib, base, path, sizeof(path))) {
+		fprintf(stderr,
+			"%s: --baseline: %s: none of its cells or ratios is one this run measures (such as %s): "
+			"nothing would be compared (see %s --help)\n",
+			prog, o->baseline, path, prog);
+		doc_free(base);
+		return EXIT_BAD_INPUT;
+	}
+	return EXIT_OK;
+}
+
+int setup(int argc, char **argv, struct options *o, struct machine *m, struct doc *base)
+{
+	char err[1024];
+	struct plugin_syms builtin;
+	int rc, has_builtin = plugin_syms_builtin(&builtin) == 0;
+	/* -p is bounded by the built-in plugin's handle limit; a --plugin
+	 * library's own limit is checked when it is loaded */
+	uint32_t max_plugins =
+		has_builtin && builtin.max_handle ? (uint32_t)builtin.max_handle() : LIB_DEFAULT_MAX_INSTANCES;
+
+	switch (options_parse(o, argc, argv, max_plugins, err, sizeof(err))) {
+	case PARSE_HELP:
+		options_usage(prog, stdout);
+		return -1;
+	case PARSE_BAD:
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	case PARSE_OK:
+		break;
+	}
+	run_kind_resolve(o);
+	if (o->kind == RUN_JUDGE)
+		return EXIT_OK;
+	if (!has_builtin && o->nlibs == 0) {
+		fprintf(stderr,
+			"%s: this executable has no built-in plugin: name one with --plugin PATH (see %s --help)\n",
+			prog, prog);
+		return EXIT_BAD_INPUT;
+	}
+	if ((rc = check_paths(o)) != EXIT_OK || (rc = preloads(o, argv)) != EXIT_OK ||
+	    (rc = check_machine(o, m)) != EXIT_OK)
+		return rc;
+	return load_baseline(o, o->nlibs == 0 ? self_lib(&builtin, has_builtin) : NULL, base);
+}
