@@ -1,11 +1,12 @@
 /* timing/loops.h — inside the runner: what its three timed loops share with
  * the threads that run them. It owns the run's shared state (struct shared),
  * one caller's job, the scenario's step (acquire an instance, extract,
- * release it: static here, since the lifecycle's closed loop makes one per
- * timed extraction, compiled as it was in one file) and the signature of a timed loop. The loops:
- * loop_closed.c (the batches), loop_open.c (--rate, --gap-us) and
- * loop_blocks.c (--serve-blocks); runner.c picks one per run and defines
- * runner_fail. Not to be included outside c/timing/runner.c and loop_*.c. */
+ * release it; static here and kept out of line as it was when all of this
+ * was runner.c, since the lifecycle's closed loop takes one per timed
+ * extraction) and the signature of a timed loop. The loops: loop_closed.c
+ * (the batches), loop_open.c (--rate, --gap-us) and loop_blocks.c
+ * (--serve-blocks); runner.c picks one per run and defines runner_fail.
+ * Included only by runner.c and loop_*.c. */
 #ifndef CGOCOST_TIMING_LOOPS_H
 #define CGOCOST_TIMING_LOOPS_H
 
