@@ -1,4 +1,6 @@
-/* timing/runner.c — see runner.h. */
+/* timing/runner.c — see runner.h. The callers' threads, their common start
+ * and end, the untimed steps around the timed loop (cold call, probes,
+ * warm-up), the choice of that loop (loops.h) and the run's totals. */
 #include "timing/runner.h"
 
 #include <fcntl.h>
@@ -16,17 +18,8 @@
 #include "base/sysinfo.h"
 #include "plugin/goruntime.h"
 #include "timing/allocs.h"
-#include "timing/blocks.h"
-#include "timing/openloop.h"
-#include "timing/schedule.h"
+#include "timing/loops.h"
 #include "timing/watchdog.h"
-
-/* What the process has spent at one edge of the timed window. */
-struct snapshot {
-	uint64_t cpu_ns, go_allocs, go_bytes;
-	struct alloc_counts c;
-	int64_t steal;
-};
 
 static void snapshot_take(struct snapshot *s)
 {
@@ -52,32 +45,7 @@ static void thread_snapshot_take(struct thread_snapshot *t)
 	t->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
-struct shared {
-	const struct options *o;
-	uint32_t ncallers;
-	enum scenario scen;
-	struct pool *pool;	 /* SCEN_REUSE */
-	pthread_mutex_t init_mu; /* SCEN_ALLOC: init and destroy one at a time */
-	struct plugin_config pc; /* SCEN_ALLOC: what each new instance gets */
-	pthread_mutex_t gate_mu; /* start gate: main opens it once every thread exists */
-	pthread_cond_t gate_cv;
-	int gate;		    /* 0 closed, 1 go, -1 abort (a thread could not be created) */
-	_Atomic uint32_t warm;	    /* callers done warming up */
-	_Atomic int go;		    /* the last of them took the snapshot: time */
-	pthread_barrier_t finish;   /* every caller done timing (sleeping wait) */
-	pthread_barrier_t measured; /* the end snapshot is taken: probe */
-	uint64_t window_start_ns, window_end_ns;
-	struct snapshot start, end;
-};
-
-struct job {
-	struct progress *progress; /* what the watchdog reads */
-	struct shared *sh;
-	struct extractor *x;
-	struct plugin_run *pr;
-};
-
-static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
+void runner_fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int status)
 {
 	pr->failed = 1;
 	if (status == EXTRACT_WRONG_VALUE)
@@ -88,53 +56,6 @@ static void fail(struct plugin_run *pr, const char *what, uint64_t evtnum, int s
 		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s extraction of event %llu failed: %s", pr->index,
 			 what, (unsigned long long)evtnum,
 			 status == EXTRACT_FAILED ? "plugin_extract_fields returned failure" : "unknown");
-}
-
-/* The instance one step of the scenario uses: the caller's own (extract),
- * one taken from the pool (reuse), or a new one (alloc; init serialized, as
- * the SDK requires). NULL when a new one could not be made. */
-static struct extractor *acquire(struct job *j, struct extractor *tmp, char *err, size_t errlen)
-{
-	struct shared *sh = j->sh;
-	int rc;
-
-	if (sh->scen == SCEN_EXTRACT)
-		return j->x;
-	if (sh->scen == SCEN_REUSE)
-		return pool_take(sh->pool);
-	pthread_mutex_lock(&sh->init_mu);
-	rc = extractor_open(tmp, &sh->pc, sh->o->fields, err, errlen);
-	pthread_mutex_unlock(&sh->init_mu);
-	return rc == 0 ? tmp : NULL;
-}
-
-static void release(struct job *j, struct extractor *x)
-{
-	struct shared *sh = j->sh;
-
-	if (sh->scen == SCEN_REUSE) {
-		pool_give(sh->pool, x);
-	} else if (sh->scen == SCEN_ALLOC) {
-		pthread_mutex_lock(&sh->init_mu);
-		extractor_close(x);
-		pthread_mutex_unlock(&sh->init_mu);
-	}
-}
-
-/* One untimed-loop step of event evt: acquire, one checked extraction,
- * release (for the lifecycle, this is what a timed iteration is too). */
-static int iteration(struct job *j, uint64_t evt)
-{
-	struct extractor tmp, *x;
-	char err[8];
-	int st;
-
-	x = acquire(j, &tmp, err, sizeof(err));
-	if (x == NULL)
-		return EXTRACT_FAILED;
-	st = extractor_extract(x, evt);
-	release(j, x);
-	return st;
 }
 
 /* The untimed probe of the scenario: which thread runs Extract. */
@@ -218,7 +139,7 @@ static void cold_step(struct job *j, uint64_t *evt, int *dead)
 
 	j->pr->cold_ns = now_ns() - t0;
 	if (st != EXTRACT_OK) {
-		fail(j->pr, "cold", *evt, st);
+		runner_fail(j->pr, "cold", *evt, st);
 		*dead = 1;
 	}
 	(*evt)++;
@@ -237,7 +158,7 @@ static double warmup_step(struct job *j, uint64_t *evt, int *dead)
 			step(j, PH_WARMUP);
 		st = iteration(j, *evt);
 		if (st != EXTRACT_OK) {
-			fail(j->pr, "warm-up", *evt, st);
+			runner_fail(j->pr, "warm-up", *evt, st);
 			*dead = 1;
 		}
 	}
@@ -246,181 +167,6 @@ static double warmup_step(struct job *j, uint64_t *evt, int *dead)
 		atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per * (double)j->pr->batches.ops[0]));
 	}
 	return per;
-}
-
-/* A paired run's child: blocks on command, in place of the batches. */
-static void served_blocks(struct job *j, uint64_t *evt, double per_op, int *dead)
-{
-	const struct options *o = j->sh->o;
-	struct plugin_run *pr = j->pr;
-	struct block_server b = {
-		.x = j->x,
-		.s = &pr->batches,
-		.at_ns = &j->progress->at_ns,
-		.calls = blocks_calls(o->serve_blocks_ns, o->n, per_op),
-		.every = o->slowdown_pct ? (uint32_t)(100 / o->slowdown_pct) : 0,
-		.async_in_effect =
-			PROBE_KNOWN(&pr->before, PROBE_TID) ? pr->before.tid != (uint64_t)pr->caller_tid : -1,
-	};
-
-	if (*dead)
-		return;
-	/* the caller alone on its CPU, the async worker and the runtime's
-	 * threads on the others: the same placement in every paired process */
-	if (pr->pinned_cpu >= 0 && pin_others_away(pr->caller_tid, pr->pinned_cpu) < 0) {
-		pr->failed = 1;
-		snprintf(pr->error, sizeof(pr->error), "plugin %u: cannot move the other threads off CPU %d", pr->index,
-			 pr->pinned_cpu);
-		*dead = 1;
-		return;
-	}
-	/* the watchdog's slack: 20 blocks */
-	atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per_op * (double)b.calls));
-	if (blocks_serve(&b, evt) != 0) {
-		if (b.error[0]) {
-			pr->failed = 1;
-			snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, b.error);
-		} else {
-			fail(pr, "timed", b.failed_evt, b.status);
-		}
-		*dead = 1;
-	}
-	pr->lead_in_extractions = b.lead_calls + b.extra_calls; /* untimed as calls: the count check needs them */
-	pr->blocks_cpu_ns = b.cpu_ns;
-}
-
-/* The timed batches: nothing in the loop but the call and its check. */
-static void timed_batches(struct job *j, uint64_t *evt, int *dead)
-{
-	struct plugin_run *pr = j->pr;
-	uint64_t e = *evt;
-	int st = EXTRACT_OK;
-	uint32_t every = j->sh->o->slowdown_pct ? 100 / j->sh->o->slowdown_pct : 0, left = every;
-
-	for (uint32_t b = 0; !*dead && b < pr->batches.nbatches; b++) {
-		uint64_t end = e + pr->batches.ops[b], t0 = now_ns(), t1;
-		if (j->sh->scen == SCEN_EXTRACT && every) {
-			/* --slowdown-pct: the same event once more after every
-			 * `every` calls, counted with the untimed ones */
-			for (; e < end; e++) {
-				st = extractor_extract(j->x, e);
-				if (--left == 0 && st == EXTRACT_OK) {
-					left = every;
-					st = extractor_extract(j->x, e);
-					pr->lead_in_extractions++;
-				}
-				if (__builtin_expect(st != EXTRACT_OK, 0))
-					break;
-			}
-		} else if (j->sh->scen == SCEN_EXTRACT) {
-			for (; e < end; e++) {
-				st = extractor_extract(j->x, e);
-				if (__builtin_expect(st != EXTRACT_OK, 0))
-					break;
-			}
-		} else {
-			for (; e < end; e++) {
-				st = iteration(j, e);
-				if (__builtin_expect(st != EXTRACT_OK, 0))
-					break;
-			}
-		}
-		t1 = now_ns();
-		series_add(&pr->batches, b, t1 - t0);
-		atomic_store_explicit(&j->progress->at_ns, t1, memory_order_relaxed);
-		if (e != end) {
-			fail(pr, "timed", e, st);
-			*dead = 1;
-		}
-	}
-	*evt = e;
-}
-
-/* The open loop's view of one caller: the call, the watchdog's due time,
- * and the calls' own time summed into the batches. */
-struct open_ctx {
-	struct job *j;
-	uint64_t evt0;
-	int st;
-	uint32_t batch;
-	uint64_t in_batch, batch_ns;
-};
-
-static uint64_t open_now(void *ctx)
-{
-	(void)ctx;
-	return now_ns();
-}
-
-static int open_call(void *ctx, uint64_t i)
-{
-	struct open_ctx *c = ctx;
-	c->st = extractor_extract(c->j->x, c->evt0 + i);
-	return c->st != EXTRACT_OK;
-}
-
-/* The watchdog times the request from its due time: one held up by a slow
- * predecessor is outstanding already. */
-static void open_starting(void *ctx, uint64_t i, uint64_t due_ns)
-{
-	struct open_ctx *c = ctx;
-	(void)i;
-	atomic_store_explicit(&c->j->progress->at_ns, due_ns, memory_order_relaxed);
-}
-
-static void open_ended(void *ctx, uint64_t i, uint64_t service_ns)
-{
-	struct open_ctx *c = ctx;
-	struct series *s = &c->j->pr->batches;
-	(void)i;
-	/* asleep until the next due time is not stuck: out of the watchdog's sight */
-	atomic_store_explicit(&c->j->progress->at_ns, UINT64_MAX, memory_order_relaxed);
-	c->batch_ns += service_ns;
-	if (c->batch < s->nbatches && ++c->in_batch == s->ops[c->batch]) {
-		series_add(s, c->batch, c->batch_ns);
-		c->batch++;
-		c->in_batch = c->batch_ns = 0;
-	}
-}
-
-/* The open-loop requests (--rate, --gap-us) in place of the timed batches. */
-static void open_requests(struct job *j, uint64_t *evt, int *dead)
-{
-	const struct options *o = j->sh->o;
-	struct plugin_run *pr = j->pr;
-	struct open_ctx c = { .j = j, .evt0 = *evt };
-	const struct openloop_ops ops = { .now = open_now,
-					  .wait_until = openloop_wait_until,
-					  .call = open_call,
-					  .starting = open_starting,
-					  .ended = open_ended };
-	struct schedule sched = { 0 };
-	struct openloop_result res;
-
-	if (*dead)
-		return;
-	if ((pr->latencies = calloc(o->n, sizeof(*pr->latencies))) == NULL ||
-	    (o->rate > 0 && schedule_make(&sched, o->n, o->rate, o->arrival, o->seed + pr->index - 1) != 0)) {
-		pr->failed = 1;
-		snprintf(pr->error, sizeof(pr->error), "plugin %u: out of memory for %llu latencies", pr->index,
-			 (unsigned long long)o->n);
-		*dead = 1;
-		return;
-	}
-	openloop_thread_setup();
-	atomic_store(&j->progress->slack_ns, 0);
-	openloop_run(o->rate > 0 ? &sched : NULL, o->n, o->ngaps ? o->gaps_us[0] * 1000 : 0, &ops, &c, pr->latencies,
-		     &res);
-	schedule_free(&sched);
-	pr->nlatencies = res.served;
-	pr->open_start_ns = res.start_ns;
-	pr->open_end_ns = res.end_ns;
-	atomic_store_explicit(&j->progress->at_ns, now_ns(), memory_order_relaxed);
-	*evt += res.served + (res.status != 0);
-	if (res.status != 0) {
-		fail(pr, "timed", *evt - 1, c.st);
-		*dead = 1;
-	}
 }
 
 static void noise_record(struct plugin_run *pr, const struct thread_snapshot *a, const struct thread_snapshot *b)
@@ -499,12 +245,7 @@ static void *plugin_thread(void *arg)
 	start_together(j->sh);
 	thread_snapshot_take(&t0s);
 	step(j, PH_BATCHES);
-	if (j->sh->o->kind == RUN_SERVE_BLOCKS && j->sh->scen == SCEN_EXTRACT)
-		served_blocks(j, &evt, per_op, &dead);
-	else if (options_latency(j->sh->o) && j->sh->scen == SCEN_EXTRACT)
-		open_requests(j, &evt, &dead);
-	else
-		timed_batches(j, &evt, &dead);
+	j->sh->loop(j, &evt, per_op, &dead);
 	thread_snapshot_take(&t1s);
 	end_together(j->sh, now_ns());
 	noise_record(j->pr, &t0s, &t1s);
@@ -546,6 +287,20 @@ uint64_t run_warmup(const struct options *o, enum scenario scen)
 	if (scen != SCEN_EXTRACT && !o->warmup_set && o->warmup > LIFECYCLE_WARMUP)
 		return LIFECYCLE_WARMUP;
 	return o->warmup;
+}
+
+/* The timed loop of a run, once for all its callers: the lifecycle
+ * scenarios always time batches; extract serves blocks to a paired run's
+ * parent, or runs open-loop requests, or times batches. */
+static loop_fn *loop_of(const struct options *o, enum scenario scen)
+{
+	if (scen != SCEN_EXTRACT)
+		return loop_closed;
+	if (o->kind == RUN_SERVE_BLOCKS)
+		return loop_blocks;
+	if (options_latency(o))
+		return loop_open;
+	return loop_closed;
 }
 
 /* Starts the callers and the watchdog, opens the start gate (or tells the
@@ -623,7 +378,7 @@ int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers,
 		 struct pool *pool, const struct plugin_config *pc, struct extractor *busy, struct run *r, char *err,
 		 size_t errlen)
 {
-	struct shared sh = { .o = o, .ncallers = ncallers, .scen = scen, .pool = pool };
+	struct shared sh = { .o = o, .ncallers = ncallers, .scen = scen, .loop = loop_of(o, scen), .pool = pool };
 	struct job *jobs = calloc(ncallers, sizeof(*jobs));
 	struct progress *progress = calloc(ncallers, sizeof(*progress));
 	pthread_t *threads = calloc(ncallers, sizeof(*threads)), busy_t;

@@ -1,6 +1,8 @@
 /* timing/runner.h — the extraction loop: -p plugin threads started together, each
  * timing its -n requests in batches, with the cold call, the warm-up, the
- * probes that verify which thread ran Extract, and the noise it suffered. */
+ * probes that verify which thread ran Extract, and the noise it suffered.
+ * The timed loops themselves, one chosen per run, are loop_closed.c,
+ * loop_open.c and loop_blocks.c (loops.h, internal to the runner). */
 #ifndef CGOCOST_TIMING_RUNNER_H
 #define CGOCOST_TIMING_RUNNER_H
 

@@ -20,7 +20,7 @@ import (
 // a call that asks for K fields of one work uses lanes 0..K-1. Lanes exist
 // because the SDK keys its result buffers by field identifier: two requests
 // of the same field in one call would share (and overwrite) one result.
-// The C driver uses the same numbers (c/measure/plugin_fields.h); a unit
+// The C driver uses the same numbers (c/plugin/plugin_fields.h); a unit
 // test checks both against the list the plugin declares.
 const (
 	FieldTid = iota
