@@ -22,6 +22,8 @@
 #include "base/interrupt.h"
 #include "base/status.h"
 #include "base/sysinfo.h"
+#include "cli/args.h"
+#include "cli/usage.h"
 #include "model/options.h"
 #include "orchestrate/pairs.h"
 #include "orchestrate/plan.h"

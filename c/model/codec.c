@@ -1,6 +1,7 @@
 /* model/codec.c — see codec.h. Each record has one function that lists its
  * fields once; a direction says whether that list writes, reads or frees. */
 #include "model/codec.h"
+#include "model/codec_options.h"
 
 #include <math.h>
 #include <stdarg.h>
