@@ -1,16 +1,15 @@
-/* model/options.h — the driver's command line: one table defines every
- * option (name, argument, help, parser, where it lands in struct options,
- * its key in the JSON record, and whether a child launch gets it); the
- * usage text, the JSON record and a child launch's arguments are all made
- * from that table. Conflicts between options are checked in one function. */
+/* model/options.h — what the driver is asked to do: struct options, its
+ * defaults, and the one table that defines every option (name, argument,
+ * help, where it lands in struct options, its key in the JSON record, and
+ * whether a child launch gets it). The command line (cli/args.c), the
+ * usage text (cli/usage.c), the options record (model/codec_options.c) and
+ * a child launch's arguments (orchestrate/childargs.c) are all made from
+ * that table. */
 #ifndef CGOCOST_MODEL_OPTIONS_H
 #define CGOCOST_MODEL_OPTIONS_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-
-#include <jansson.h>
 
 #include "base/names.h"
 #include "model/runkind.h"
@@ -129,39 +128,81 @@ struct options {
 	enum run_base base;
 };
 
-/* Why this run cannot pair its blocks ("" when it can): the reason given
- * when --interleave pairs is asked for and refused. */
-const char *options_unpairable(const struct options *o);
+enum opt_type {
+	T_HELP,	      /* -h: print usage */
+	T_FLAG,	      /* int set to 1 */
+	T_U64,	      /* uint64_t within [min, max] */
+	T_U32,	      /* uint32_t within [min, max] */
+	T_INSTANCES,  /* uint32_t, also bounded by the SDK's handle table */
+	T_PERCENT,    /* whole percent, stored as a fraction (double) */
+	T_WORK,	      /* enum work */
+	T_FORMAT,     /* enum format */
+	T_SCENARIO,   /* extract or lifecycle (int lifecycle) */
+	T_ALLOCATOR,  /* canonical allocator name (const char *) */
+	T_TEXT,	      /* const char *, at most max bytes (0: any) */
+	T_CPUS,	      /* a CPU list into ncpus/cpus */
+	T_ALLOCATORS, /* a list of allocator names */
+	T_JUDGE,      /* two operands: BASE CUR */
+	T_LIST,	      /* repeatable: const char * array at off, its count at set_off, at most max */
+	T_RATE,	      /* double in (0, max], per second */
+	T_SECONDS,    /* double in (0, max] */
+	T_ARRIVAL,    /* enum arrival */
+	T_GAPS,	      /* a list of idle gaps in us */
+	T_SWEEP,      /* a list of rates, or "max" */
+	T_REAL,	      /* double in (0, max] */
+	T_INTERLEAVE, /* enum interleave */
+};
+
+/* The usage text's groups, in order. */
+enum opt_group { GROUP_RUN, GROUP_COMPARE, GROUP_OBJECTS, GROUP_PLUGINS };
+
+/* One option. */
+struct optdef {
+	const char *name; /* long name; NULL: short only */
+	char shortname;
+	const char *arg;  /* argument as shown in the usage; NULL: none */
+	int group;	  /* enum opt_group */
+	const char *help; /* '\n' starts a continuation line */
+	enum opt_type type;
+	size_t off;  /* where it lands in struct options */
+	int has_set; /* also sets the int at set_off */
+	size_t set_off;
+	uint64_t min, max;
+	const char *json; /* key in the options record; NULL: not recorded */
+	int json_opt;	  /* the key may be missing (documents older than it) */
+	int child;	  /* a child launch gets it */
+	int judge;	  /* allowed with --judge (which measures nothing) */
+};
+
+/* The option table, in the usage text's order: OPT_COUNT rows. */
+#define OPT_COUNT 51
+extern const struct optdef options_table[OPT_COUNT];
+
+/* Where option d lands in o, and the int at its set_off (its "given" flag,
+ * or a T_LIST's count). */
+static inline void *option_field(struct options *o, const struct optdef *d)
+{
+	return (char *)o + d->off;
+}
+
+static inline const void *option_cfield(const struct options *o, const struct optdef *d)
+{
+	return (const char *)o + d->off;
+}
+
+static inline int *option_set(struct options *o, const struct optdef *d)
+{
+	return (int *)(void *)((char *)o + d->set_off);
+}
+
+static inline int option_cset(const struct options *o, const struct optdef *d)
+{
+	return *(const int *)(const void *)((const char *)o + d->set_off);
+}
 
 void options_defaults(struct options *o);
 
-/* Parses argv, then checks the options together (options_check).
- * PARSE_HELP: --help was asked (print usage, exit 0). PARSE_BAD: err holds a
- * one-line message naming the problem. max_plugins is the SDK's limit of
- * live plugin instances (read from the plugin). */
-enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins, char *err,
-				size_t errlen);
-
-/* The conflicts between options, and the defaults that depend on others.
- * 0, or -1 with a message. */
-int options_check(struct options *o, char *err, size_t errlen);
-
 /* The options ask for an open-loop latency run (--rate or --gap-us). */
 int options_latency(const struct options *o);
-
-/* Parses "0,2-3" into cpus; returns the count, or -1 with a message. */
-int parse_cpu_list(const char *s, int *cpus, int max, char *err, size_t errlen);
-
-void options_usage(const char *prog, FILE *out);
-
-/* The options record of a document (the options that shape a measurement). */
-json_t *options_to_json(const struct options *o);
-/* Reads an options record back; every key checked. 0, or -1 with a message. */
-int options_from_json(struct options *o, const json_t *rec, char *err, size_t errlen);
-
-/* The arguments a child launch of these options gets (after argv[0], before
- * --emit-launch; strings in store). Returns the count, or -1 if they do not
- * fit. */
-int options_child_args(const struct options *o, char **argv, int max, char *store, size_t storelen);
 
 #endif

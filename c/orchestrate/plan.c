@@ -10,6 +10,7 @@
 #include "base/selfpath.h"
 #include "base/status.h"
 #include "model/codec.h"
+#include "orchestrate/childargs.h"
 #include "orchestrate/launch.h"
 
 static int add_variant(struct plan *p, const char *exe, int async, char *err, size_t errlen)

@@ -9,6 +9,7 @@
 
 #include "base/selfpath.h"
 #include "base/status.h"
+#include "orchestrate/childargs.h"
 #include "orchestrate/launch.h"
 
 void sweep_child_options(const struct options *o, double rate, int async, struct options *co)

@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
+#include "model/codec_options.h"
 #include "model/options.h"
+#include "orchestrate/childargs.h"
 
 #define MAX_ARGS 64
 

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "cli/args.h"
 #include "model/options.h"
 #include "stats/latency.h"
 #include "timing/openloop.h"

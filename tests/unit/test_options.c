@@ -9,7 +9,12 @@
 
 #include <cmocka.h>
 
+#include "cli/args.h"
+#include "cli/parsers.h"
+#include "cli/usage.h"
+#include "model/codec_options.h"
 #include "model/options.h"
+#include "orchestrate/childargs.h"
 
 #define MAX_PLUGINS 255
 

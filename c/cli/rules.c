@@ -1,0 +1,234 @@
+/* cli/rules.c — the rules between options: the conflicts, the kind of run
+ * they ask for (paired or launch by launch) and the defaults that depend on
+ * other options. */
+#include "cli/rules.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The plugin-library options: what needs --plugin, and what makes no sense
+ * with it. */
+static int plugin_options_check(const struct options *o, char *err, size_t errlen)
+{
+	const char *needs = o->nfield_specs	  ? "--field"
+			    : o->events		  ? "--events"
+			    : o->plugin_id_set	  ? "--plugin-id"
+			    : o->payload_size_set ? "--payload-size"
+			    : o->idle		  ? "--idle"
+			    : o->busy		  ? "--busy"
+			    : o->repeat_load	  ? "--repeat-load"
+			    : o->interference	  ? "--interference"
+						  : NULL;
+
+	if (o->nlibs == 0 && needs) {
+		snprintf(err, errlen, "%s applies to a plugin library: name one with --plugin PATH", needs);
+		return -1;
+	}
+	if (o->nlibs && o->compare) {
+		snprintf(err, errlen,
+			 "--compare (archive/shared x sync/async of the built-in mock) has no meaning with --plugin");
+		return -1;
+	}
+	if (o->alloc_bytes && !o->busy) {
+		snprintf(err, errlen, "--alloc-bytes applies to the --busy library");
+		return -1;
+	}
+	if (o->idle && o->busy && !o->interference) {
+		snprintf(err, errlen, "--idle and --busy: one other library at a time (--interference runs both)");
+		return -1;
+	}
+	if (o->interference && (o->nlibs != 1 || !o->busy || o->idle)) {
+		snprintf(err, errlen, "--interference needs one --plugin A and --busy B (and no --idle)");
+		return -1;
+	}
+	if (o->interference && (o->against || o->baseline || o->save_baseline || o->nallocators || o->repeat_load)) {
+		snprintf(
+			err, errlen,
+			"--interference runs its own cells: not with --against, baselines, --allocators or --repeat-load");
+		return -1;
+	}
+	if (o->repeat_load && (o->against || o->baseline || o->save_baseline || o->nallocators || o->launches_set)) {
+		snprintf(err, errlen,
+			 "--repeat-load counts K loads: not with --launches, --against, baselines or --allocators");
+		return -1;
+	}
+	if (o->repeat_load && o->format != FORMAT_TEXT) {
+		snprintf(err, errlen, "--repeat-load reports text only");
+		return -1;
+	}
+	if (o->lifecycle && o->nlibs > 1) {
+		snprintf(err, errlen, "--scenario lifecycle measures one plugin library at a time");
+		return -1;
+	}
+	return 0;
+}
+
+/* --rate, --gap-us, --time and --sweep-rate, against each other and the
+ * rest; -n from --time. 0, or -1 with a message. */
+static int check_latency(struct options *o, char *err, size_t errlen)
+{
+	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators;
+	double n;
+
+	if (o->rate > 0 && o->ngaps) {
+		snprintf(err, errlen, "--rate and --gap-us: an open schedule or a fixed gap, not both");
+		return -1;
+	}
+	if (o->nsweep && (o->rate > 0 || o->ngaps)) {
+		snprintf(err, errlen, "--sweep-rate sets the rate of each launch itself: not with --rate or --gap-us");
+		return -1;
+	}
+	if (o->nsweep && !options_latency(o))
+		comparing = o->compare || o->anatomy || o->against || o->baseline ||
+			    o->nallocators; /* a sweep may be saved */
+	if ((options_latency(o) || o->nsweep) && (comparing || o->lifecycle || (o->launches_set && !o->nsweep))) {
+		snprintf(
+			err, errlen,
+			"--rate, --gap-us and --sweep-rate measure latency in one run of one cell: not with --compare, --anatomy, --against, --baseline, --save-baseline, --allocators, --launches or --scenario lifecycle");
+		return -1;
+	}
+	if (o->arrival == ARRIVAL_POISSON && o->rate <= 0 && !o->nsweep) {
+		snprintf(err, errlen, "--arrival applies to --rate or --sweep-rate only");
+		return -1;
+	}
+	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep && !o->paired) {
+		snprintf(err, errlen,
+			 "--time bounds a --rate or --sweep-rate schedule, or a paired run (--compare, --against)");
+		return -1;
+	}
+	if (o->rate > 0 && o->time_s > 0) {
+		n = floor(o->rate * o->time_s + 0.5);
+		if (o->n_set && (double)o->n != n) {
+			/* a child launch gets both, agreeing */
+			snprintf(err, errlen, "-n and --time both set the number of requests: give one");
+			return -1;
+		}
+		if (n < 1) {
+			snprintf(err, errlen, "--rate %g for --time %g s schedules no request", o->rate, o->time_s);
+			return -1;
+		}
+		if (n > (double)OPT_MAX_SCHEDULED) {
+			snprintf(err, errlen, "--rate %g for --time %g s schedules %.0f requests (at most %llu)",
+				 o->rate, o->time_s, n, (unsigned long long)OPT_MAX_SCHEDULED);
+			return -1;
+		}
+		o->n = (uint64_t)n;
+	}
+	if (options_latency(o) && o->n > OPT_MAX_SCHEDULED) {
+		snprintf(err, errlen, "-n %llu: an open-loop run stores every latency, at most %llu requests",
+			 (unsigned long long)o->n, (unsigned long long)OPT_MAX_SCHEDULED);
+		return -1;
+	}
+	if (options_latency(o) && !o->batches_set && o->batches > o->n)
+		o->batches = (uint32_t)o->n;
+	return 0;
+}
+
+const char *options_unpairable(const struct options *o)
+{
+	if (!o->compare && !o->against)
+		return "paired blocks compare cells: they need --compare or --against";
+	if (o->baseline || o->save_baseline)
+		return "a baseline is from another time and cannot be paired: it is judged launch by launch";
+	if (o->anatomy || o->nallocators || o->interference || o->lifecycle)
+		return "--anatomy, --allocators, --interference and the lifecycle run launch by launch";
+	if (options_latency(o) || o->nsweep)
+		return "open-loop latency runs one cell at a time";
+	if (o->plugins != 1 || o->nlibs > 1)
+		return "a paired block has one caller: -p 1 and at most one --plugin";
+	return "";
+}
+
+/* Whether the run pairs its blocks, and the options that only apply to one
+ * kind of run. 0, or -1 with a message. */
+static int check_paired(struct options *o, char *err, size_t errlen)
+{
+	const char *why = options_unpairable(o);
+
+	if (o->interleave == INTERLEAVE_PAIRS && why[0]) {
+		snprintf(err, errlen, "--interleave pairs: %s", why);
+		return -1;
+	}
+	o->paired = o->interleave != INTERLEAVE_LAUNCHES && why[0] == '\0';
+	if (o->paired && o->batches_set) {
+		snprintf(err, errlen,
+			 "-r splits -n into batches: a paired run's batches are its blocks (--block-ms, "
+			 "or -n calls a block); --interleave launches runs launch by launch");
+		return -1;
+	}
+	if (!o->paired && (o->precision_pct > 0 || o->block_set || o->lead_in_set)) {
+		snprintf(err, errlen, "--precision, --block-ms and --lead-in-us apply to a paired run (%s)",
+			 o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
+		return -1;
+	}
+	if (o->serve_blocks && (o->compare || o->against || !o->emit_launch)) {
+		snprintf(err, errlen, "--serve-blocks is internal: a paired run's child launch");
+		return -1;
+	}
+	if (o->paired && o->floors) {
+		snprintf(
+			err, errlen,
+			"--floors in a paired run would be measured in every process of every generation: measure them in a run of their own (bench --floors)");
+		return -1;
+	}
+	if (o->paired && o->time_s <= 0)
+		o->time_s = o->against ? OPT_DEFAULT_AGAINST_TIME_S : OPT_DEFAULT_PAIRED_TIME_S;
+	if (!o->threshold_set)
+		o->threshold = o->paired ? OPT_PAIRED_THRESHOLD : OPT_UNPAIRED_THRESHOLD;
+	return 0;
+}
+
+int options_check(struct options *o, char *err, size_t errlen)
+{
+	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
+			o->interference;
+
+	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0)
+		return -1;
+
+	if (o->batches > o->n) {
+		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
+			 (unsigned long long)o->n, o->batches);
+		return -1;
+	}
+	if (o->pool && !o->lifecycle) {
+		snprintf(err, errlen, "--pool applies to --scenario lifecycle only");
+		return -1;
+	}
+	if (o->lifecycle && o->pool == 0)
+		o->pool = o->plugins;
+	if (o->anatomy && (o->compare || o->against || o->nallocators || o->lifecycle || o->fields != 1)) {
+		snprintf(
+			err, errlen,
+			"--anatomy runs its own cells (one field of each work, sync and async): not with --compare, --against, --allocators, --scenario lifecycle or --fields");
+		return -1;
+	}
+	if (o->nallocators && (o->malloc_name || o->compare || o->against)) {
+		snprintf(err, errlen,
+			 "--allocators runs one cell per allocator: not with --malloc, --compare or --against");
+		return -1;
+	}
+	if (o->against && o->baseline) {
+		snprintf(err, errlen, "--against and --baseline: judge against one base at a time");
+		return -1;
+	}
+	if (!o->launches_set && comparing && !o->paired)
+		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
+	if (o->emit_launch && (comparing || o->launches_set)) {
+		snprintf(err, errlen, "--emit-launch is internal and takes no comparison options");
+		return -1;
+	}
+	if (o->baseline && o->save_baseline && strcmp(o->baseline, o->save_baseline) == 0) {
+		snprintf(err, errlen, "--baseline and --save-baseline name the same file '%s'", o->baseline);
+		return -1;
+	}
+	if (plugin_options_check(o, err, errlen) != 0)
+		return -1;
+	if (o->ncpus && (uint32_t)o->ncpus < o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1)) {
+		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,
+			 o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1));
+		return -1;
+	}
+	return 0;
+}
