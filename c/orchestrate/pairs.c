@@ -21,6 +21,9 @@
 #include "stats/stats.h"
 #include "timing/blocks.h"
 
+/* The most cells a paired run holds at once. */
+#define MAX_CELLS 32
+
 /* One cell's child. */
 struct server {
 	struct variant *v;
@@ -205,7 +208,7 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 	uint64_t t0 = now_ns(), budget = (uint64_t)(o->time_s * 1e9), lead = o->lead_in_us * 1000;
 	uint64_t gen = (uint64_t)(pr->generation_s * 1e9);
 	uint32_t done = 0;
-	int order[32], tty = isatty(2);
+	int order[MAX_CELLS], tty = isatty(2);
 
 	for (;;) {
 		pairs_order(order, nv, rng);
@@ -278,7 +281,7 @@ static int finish(struct server *sv, int nv, const struct options *o, char *err,
 static int prepare(struct plan *p, const struct options *o, struct paired_rec *pr, struct server *sv, char *err,
 		   size_t errlen)
 {
-	struct ratio_cell cells[32];
+	struct ratio_cell cells[MAX_CELLS];
 	int nv = p->nv;
 
 	memset(pr, 0, sizeof(*pr));
@@ -287,7 +290,7 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 	pr->budget_s = o->time_s;
 	pr->precision_pct = o->precision_pct;
 	pr->order_seed = o->seed;
-	if (nv > (int)(sizeof(cells) / sizeof(cells[0])) || nv > INTERRUPT_SLOTS) {
+	if (nv > MAX_CELLS || nv > INTERRUPT_SLOTS) {
 		snprintf(err, errlen, "too many cells to pair (%d)", nv);
 		return EXIT_BAD_INPUT;
 	}
@@ -323,7 +326,7 @@ static int generation(struct server *sv, int nv, const struct options *o, struct
 	/* one at a time: the start-up and warm-up of one never overlap
 	 * another's; in a random order, so that being started first
 	 * (measured: about 2% in an A/A run) is no cell's privilege */
-	int order[32], status = EXIT_OK;
+	int order[MAX_CELLS], status = EXIT_OK;
 
 	interrupt_doing("the start of the paired launches");
 	pairs_order(order, nv, rng);
@@ -348,7 +351,7 @@ static int generation(struct server *sv, int nv, const struct options *o, struct
 
 int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, char *err, size_t errlen)
 {
-	struct server sv[32];
+	struct server sv[MAX_CELLS];
 	int status, nv = p->nv;
 	stats_rng rng;
 	uint64_t t0;
