@@ -107,11 +107,6 @@ void interrupt_doing(const char *what)
 	publish(&doing, what);
 }
 
-void interrupt_child(pid_t pid)
-{
-	interrupt_child_slot(0, pid);
-}
-
 void interrupt_child_slot(int slot, pid_t pid)
 {
 	if (slot >= 0 && slot < INTERRUPT_SLOTS)

@@ -17,13 +17,10 @@ void interrupt_install(const char *prog);
 /* What the process is doing, for the line: "launch 3 of 20 (bench async)". */
 void interrupt_doing(const char *what);
 
-/* The child launch now running, the leader of its own process group (0:
- * none). */
-void interrupt_child(pid_t pid);
-
-/* A paired run keeps several children alive at once: slot 0..INTERRUPT_SLOTS
- * holds one (0: none), and interrupt_child is slot 0. The handler kills
- * them all, then reaps them. */
+/* The children now running, each the leader of its own process group: slot
+ * 0..INTERRUPT_SLOTS holds one (0: none; a single launch is slot 0, a paired
+ * run keeps several alive at once; orchestrate/child.c fills them). The
+ * handler kills them all, then reaps them. */
 #define INTERRUPT_SLOTS 32
 void interrupt_child_slot(int slot, pid_t pid);
 

@@ -21,16 +21,6 @@
 #define PAIRS_GENERATION_MIN_S 0.2
 #define PAIRS_GENERATION_MAX_S 1.0
 
-/* The ratios a plan's cells make, by index: with --compare, async/sync per
- * library, shared/archive per mode and Go over the C plugin; with
- * --against, every cell of this build over the same cell of the base
- * (judged). Names are final once the cells are known (pairs_run). */
-int pairs_define(const struct plan *p, const struct options *o, struct paired_rec *pr);
-
-/* The half-width (percent of the median) of ratio r's 95% interval over
- * the generations so far; NAN with too few. */
-double pairs_half_width(const struct paired_rec *pr, const struct pair_ratio_rec *r);
-
 /* A random order of n cells (Fisher-Yates, from rng): each round's, and
  * each generation's order of start-up. */
 void pairs_order(int *order, int n, stats_rng *rng);
@@ -39,7 +29,7 @@ void pairs_order(int *order, int n, stats_rng *rng);
  * it: "launches" (with --launches L: L generations done, and nothing else
  * ends the run), "time" (--time spent), "precision" (every ratio's interval
  * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
- * on), or NULL to go on. */
+ * on: analyse/ratios.h), or NULL to go on. */
 const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills

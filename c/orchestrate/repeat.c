@@ -10,7 +10,7 @@
 #include "base/selfpath.h"
 #include "base/status.h"
 #include "model/codec.h"
-#include "orchestrate/launch.h"
+#include "orchestrate/child.h"
 #include "orchestrate/plan.h"
 #include "stats/stats.h"
 
@@ -80,41 +80,39 @@ int repeat_load_run(const struct options *o, struct repeat_rec *rr, char *err, s
 		return EXIT_RUN_FAILED;
 	}
 	for (uint32_t k = 0; k < o->repeat_load; k++) {
-		char *out, *errout;
-		int signo, rc;
+		struct child c;
 		if (tty)
 			fprintf(stderr, "\r\033[Kload %u/%u", k + 1, o->repeat_load);
-		rc = launch_capture(argv, &out, &errout, &signo, why, sizeof(why));
+		enum child_kind kind = child_run(&c, argv, why, sizeof(why));
 		rr->loads++;
-		switch (launch_classify(rc, signo, errout, why, sizeof(why))) {
-		case LAUNCH_OK:
-			take_load(rr, out, load_ns, rr->ok);
+		switch (kind) {
+		case CHILD_OK:
+			take_load(rr, c.output ? c.output : "", load_ns, rr->ok);
 			rr->ok++;
 			break;
-		case LAUNCH_BAD_INPUT:
+		case CHILD_BAD_INPUT:
 			snprintf(err, errlen, "%s", why);
 			status = EXIT_BAD_INPUT;
 			break;
-		case LAUNCH_CRASHED:
+		case CHILD_CRASHED:
 			rr->crashed++;
 			keep_first(rr->crash, sizeof(rr->crash), why);
 			break;
-		case LAUNCH_PANICKED:
+		case CHILD_PANICKED:
 			rr->panicked++;
 			keep_first(rr->panic, sizeof(rr->panic), why);
 			break;
-		case LAUNCH_HUNG:
-		case LAUNCH_STALLED:
+		case CHILD_HUNG:
+		case CHILD_STALLED:
 			rr->hung++;
 			keep_first(rr->hang, sizeof(rr->hang), why);
 			break;
-		case LAUNCH_FAILED:
+		case CHILD_FAILED:
 			rr->failed++;
 			keep_first(rr->failure, sizeof(rr->failure), why);
 			break;
 		}
-		free(out);
-		free(errout);
+		child_close(&c);
 		if (status == EXIT_BAD_INPUT)
 			break;
 	}

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "analyse/ratios.h"
 #include "model/options.h"
 #include "orchestrate/pairs.h"
 
@@ -109,11 +110,11 @@ static void test_generation_ratios_are_medians_of_their_rounds(void **state)
 	for (int k = 0; k < 8; k++)
 		assert_float_equal(x[k], 1.0 + 0.01 * k, 1e-12);
 	/* the interval over generations: from ratios 1.00 .. 1.07 */
-	assert_true(pairs_half_width(&p, &r) > 0.5 && pairs_half_width(&p, &r) < 4.0);
+	assert_true(ratios_half_width(&p, &r) > 0.5 && ratios_half_width(&p, &r) < 4.0);
 	unfill(&p);
 	/* too few generations for an interval */
 	make_run(&p, cells, &r, 5, 9);
-	assert_true(isnan(pairs_half_width(&p, &r)));
+	assert_true(isnan(ratios_half_width(&p, &r)));
 	unfill(&p);
 }
 

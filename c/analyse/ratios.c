@@ -1,0 +1,102 @@
+/* analyse/ratios.c — see ratios.h. */
+#include "analyse/ratios.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/options.h"
+#include "stats/signrank.h"
+
+static const char *exe_base(const struct ratio_cell *c)
+{
+	const char *slash = strrchr(c->exe, '/');
+	return slash ? slash + 1 : c->exe;
+}
+
+static int find(const struct ratio_cell *cells, int from, int to, const char *base, int async)
+{
+	for (int i = from; i < to; i++)
+		if (strcmp(exe_base(&cells[i]), base) == 0 && cells[i].async == async)
+			return i;
+	return -1;
+}
+
+static int add(struct paired_rec *pr, const char *name, int num, int den, int judged)
+{
+	struct pair_ratio_rec *r;
+
+	if (num < 0 || den < 0)
+		return 0;
+	if ((r = model_append((void **)&pr->ratios, &pr->nratios, sizeof(*pr->ratios))) == NULL)
+		return -1;
+	snprintf(r->name, sizeof(r->name), "%s", name);
+	r->num = num;
+	r->den = den;
+	r->judged = judged;
+	return 0;
+}
+
+int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const struct options *o, struct paired_rec *pr)
+{
+	static const char *const modes[] = { "sync", "async" };
+	char name[80];
+	int rc = 0;
+
+	if (o->kind == RUN_COMPARE) {
+		static const char *const exes[] = { "bench", "bench-shared" }, *const libs[] = { "archive", "shared" };
+		for (int l = 0; l < 2; l++) {
+			snprintf(name, sizeof(name), "async/sync lib=%s wall", libs[l]);
+			rc |= add(pr, name, find(cells, 0, nself, exes[l], 1), find(cells, 0, nself, exes[l], 0), 0);
+		}
+		for (int m = 0; m < 2; m++) {
+			snprintf(name, sizeof(name), "shared/archive mode=%s wall", modes[m]);
+			rc |= add(pr, name, find(cells, 0, nself, "bench-shared", m), find(cells, 0, nself, "bench", m),
+				  0);
+		}
+		for (int m = 0; m < 2; m++) {
+			snprintf(name, sizeof(name), "go %s/c lib=archive wall", modes[m]);
+			rc |= add(pr, name, find(cells, 0, nself, "bench", m), find(cells, 0, nself, "bench-host", 0),
+				  0);
+		}
+	}
+	/* --against: the base's cells come in the same order as this build's */
+	for (int i = 0; o->base == BASE_BUILD && i < nself && nself + i < ncells; i++) {
+		snprintf(name, sizeof(name), "this/base %s %s", exe_base(&cells[i]), modes[cells[i].async]);
+		rc |= add(pr, name, i, nself + i, 1);
+	}
+	return rc;
+}
+
+void ratios_name(struct paired_rec *pr)
+{
+	for (size_t k = 0; k < pr->nratios; k++)
+		if (pr->ratios[k].judged)
+			snprintf(pr->ratios[k].name, sizeof(pr->ratios[k].name), "%s",
+				 pr->cells[pr->ratios[k].num].name);
+}
+
+double ratios_half_width(const struct paired_rec *pr, const struct pair_ratio_rec *r)
+{
+	double *x = malloc((pr->ngenerations + 1) * sizeof(double)), hw = NAN;
+	struct signrank_ci ci;
+
+	if (x == NULL)
+		return NAN;
+	if (paired_generation_ratios(pr, r, pr->cells[r->num].block_ns, pr->cells[r->den].block_ns, x) == 0 &&
+	    signrank_ratio_interval(x, pr->ngenerations, 0.95, &ci) == 0 && isfinite(ci.lo))
+		hw = 100.0 * (ci.hi - ci.lo) / 2.0 / ci.point;
+	free(x);
+	return hw;
+}
+
+int ratios_precise(const struct paired_rec *pr)
+{
+	for (size_t k = 0; k < pr->nratios; k++) {
+		double hw = ratios_half_width(pr, &pr->ratios[k]);
+		if (!(hw <= pr->precision_pct))
+			return 0;
+	}
+	return pr->nratios > 0;
+}

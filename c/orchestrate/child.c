@@ -1,0 +1,399 @@
+/* orchestrate/child.c — see child.h: starting, feeding, reaping and judging
+ * the driver's child processes. */
+#include "orchestrate/child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/interrupt.h"
+#include "base/status.h"
+#include "timing/blocks.h"
+
+/* --- starting ------------------------------------------------------------ */
+
+void child_init(struct child *c, int slot)
+{
+	memset(c, 0, sizeof(*c));
+	c->slot = slot;
+	c->out = c->err = c->cmd = c->reply = -1;
+	c->rc = -1;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* A temporary file, unlinked, close-on-exec, above the standard fds. */
+static int temp_fd(void)
+{
+	FILE *f = tmpfile();
+	int fd;
+
+	if (f == NULL)
+		return -1;
+	fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 10);
+	fclose(f);
+	return fd;
+}
+
+/* In the child after fork: the protocol of child.h, then argv. from[i]
+ * becomes fd to[i]; each is first moved above every target, so that no
+ * dup2 closes a source still to come. */
+static void become(char *const argv[], pid_t parent, const int *from, const int *to, int n)
+{
+	int hi[4];
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
+	for (int i = 0; i < n; i++)
+		if ((hi[i] = fcntl(from[i], F_DUPFD, 20)) < 0)
+			_exit(127);
+	for (int i = 0; i < n; i++)
+		if (dup2(hi[i], to[i]) < 0)
+			_exit(127);
+	for (int i = 0; i < n; i++)
+		close(hi[i]);
+	execv(argv[0], argv);
+	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* The descriptors of a child: ours (mine) and its own ends (theirs, with
+ * the fd each becomes in it). CHILD_PIPES: stdout, stderr; CHILD_SERVER:
+ * stdout and stderr files, then the commands and replies pipes. */
+static int make_fds(struct child *c, int theirs[4], int to[4], char *err, size_t errlen)
+{
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 };
+
+	if (c->io == CHILD_PIPES) {
+		if (pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
+			snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+			close_fd(&po[0]), close_fd(&po[1]);
+			return -1;
+		}
+		c->out = po[0], c->err = pe[0];
+		theirs[0] = po[1], theirs[1] = pe[1];
+		to[0] = 1, to[1] = 2;
+		return 2;
+	}
+	c->out = temp_fd();
+	c->err = temp_fd();
+	if (c->out < 0 || c->err < 0 || pipe2(po, O_CLOEXEC) != 0 || pipe2(pe, O_CLOEXEC) != 0) {
+		snprintf(err, errlen, "cannot create the files and pipes of a child: %s", strerror(errno));
+		close_fd(&po[0]), close_fd(&po[1]);
+		close_fd(&c->out), close_fd(&c->err);
+		return -1;
+	}
+	/* po: our commands to its fd 3; pe: its replies from its fd 4 */
+	c->cmd = po[1], c->reply = pe[0];
+	theirs[0] = c->out, theirs[1] = c->err, theirs[2] = po[0], theirs[3] = pe[1];
+	to[0] = 1, to[1] = 2, to[2] = BLOCKS_CMD_FD, to[3] = BLOCKS_REPLY_FD;
+	return 4;
+}
+
+int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err, size_t errlen)
+{
+	int theirs[4], to[4], n;
+	pid_t parent = getpid(), pid;
+
+	child_init(c, c->slot);
+	c->io = io;
+	if ((n = make_fds(c, theirs, to, err, errlen)) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+		if (io == CHILD_PIPES)
+			close_fd(&theirs[0]), close_fd(&theirs[1]);
+		else
+			close_fd(&theirs[2]), close_fd(&theirs[3]);
+		child_close(c);
+		return -1;
+	}
+	if (pid == 0)
+		become(argv, parent, theirs, to, n);
+	setpgid(pid, pid); /* as the child does: whichever runs first */
+	interrupt_child_slot(c->slot, pid);
+	c->pid = pid;
+	/* its ends of the pipes are its own now; the files stay ours too */
+	for (int i = io == CHILD_PIPES ? 0 : 2; i < n; i++)
+		close(theirs[i]);
+	return 0;
+}
+
+/* --- reading and reaping -------------------------------------------------- */
+
+struct buf {
+	char *data;
+	size_t len, cap;
+};
+
+/* One read of fd into b: 1 more may come, 0 the end (or an error), -1 out
+ * of memory. */
+static int buf_read(struct buf *b, int fd)
+{
+	char tmp[65536];
+	ssize_t n = read(fd, tmp, sizeof(tmp));
+	if (n <= 0)
+		return n < 0 && errno == EINTR ? 1 : 0;
+	if (b->len + (size_t)n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		while (cap < b->len + (size_t)n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (d == NULL)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, tmp, (size_t)n);
+	b->len += (size_t)n;
+	b->data[b->len] = '\0';
+	return 1;
+}
+
+static char *buf_take(struct buf *b)
+{
+	if (b->data == NULL)
+		return strdup("");
+	return b->data;
+}
+
+static void kill_group(struct child *c)
+{
+	kill(-c->pid, SIGKILL);
+	kill(c->pid, SIGKILL);
+}
+
+/* The milliseconds left of timeout_ms since t0 (-1: no timeout). */
+static int left_ms(int timeout_ms, uint64_t t0)
+{
+	uint64_t spent = (now_ns() - t0) / 1000000;
+	if (timeout_ms < 0)
+		return -1;
+	return spent >= (uint64_t)timeout_ms ? 0 : timeout_ms - (int)spent;
+}
+
+/* Reads both pipes until they close; past timeout_ms the child's group is
+ * killed, and what is still buffered read for at most a second more. */
+static void collect(struct child *c, int timeout_ms)
+{
+	struct buf b[2] = { { 0 } };
+	struct pollfd fds[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
+	int open_fds = 2, killed = 0;
+	uint64_t t0 = now_ns();
+
+	while (open_fds > 0) {
+		int n = poll(fds, 2, left_ms(timeout_ms, t0));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (n == 0 && killed))
+			break;
+		if (n == 0) {
+			kill_group(c);
+			c->timed_out = killed = 1;
+			timeout_ms = 1000, t0 = now_ns();
+			continue;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (buf_read(&b[i], fds[i].fd) <= 0) {
+				fds[i].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	close_fd(&c->out);
+	close_fd(&c->err);
+	c->output = buf_take(&b[0]);
+	c->errors = buf_take(&b[1]);
+}
+
+/* All that a file holds, NUL-terminated (malloc'd); NULL if unreadable. */
+static char *slurp(int fd)
+{
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *buf;
+	size_t got = 0;
+
+	if (len < 0 || lseek(fd, 0, SEEK_SET) < 0 || (buf = malloc((size_t)len + 1)) == NULL)
+		return NULL;
+	while (got < (size_t)len) {
+		ssize_t n = read(fd, buf + got, (size_t)len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	return buf;
+}
+
+int child_reap(struct child *c, int timeout_ms)
+{
+	int status = 0;
+	pid_t got = 0;
+
+	if (c->pid <= 0)
+		return c->rc;
+	if (timeout_ms >= 0)
+		for (int waited = 0; (got = waitpid(c->pid, &status, WNOHANG)) == 0 && waited < timeout_ms;
+		     waited += 5) {
+			struct timespec ts = { 0, 5000000 };
+			nanosleep(&ts, NULL);
+		}
+	if (got == 0) {
+		if (timeout_ms >= 0) {
+			kill_group(c);
+			c->timed_out = 1;
+		}
+		while ((got = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
+			;
+	}
+	interrupt_child_slot(c->slot, 0);
+	c->pid = 0;
+	c->rc = -1;
+	c->signo = 0;
+	if (got < 0)
+		return -1;
+	if (WIFSIGNALED(status))
+		c->signo = WTERMSIG(status);
+	else
+		c->rc = WEXITSTATUS(status);
+	return c->rc;
+}
+
+enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t whylen)
+{
+	uint64_t t0 = now_ns();
+
+	if (c->io == CHILD_PIPES && c->output == NULL)
+		collect(c, timeout_ms);
+	child_reap(c, left_ms(timeout_ms, t0));
+	if (c->io == CHILD_SERVER && c->output == NULL) {
+		c->output = slurp(c->out);
+		c->errors = slurp(c->err);
+	}
+	return child_classify(c->rc, c->signo, c->errors ? c->errors : "", why, whylen);
+}
+
+void child_close(struct child *c)
+{
+	if (c->pid > 0) {
+		kill_group(c);
+		child_reap(c, 0);
+	}
+	interrupt_child_slot(c->slot, 0);
+	close_fd(&c->out);
+	close_fd(&c->err);
+	close_fd(&c->cmd);
+	close_fd(&c->reply);
+	free(c->output);
+	free(c->errors);
+	c->output = c->errors = NULL;
+}
+
+enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen)
+{
+	child_init(c, 0);
+	if (child_spawn(c, CHILD_PIPES, argv, why, whylen) != 0) {
+		c->rc = -1;
+		return child_classify(-1, 0, "", why, whylen);
+	}
+	return child_end(c, -1, why, whylen);
+}
+
+/* --- how it ended ------------------------------------------------------------ */
+
+/* The last non-empty line of a child's stderr: its one-line message. */
+static void last_line(const char *s, char *buf, size_t len)
+{
+	const char *end = s + strlen(s);
+	while (end > s && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	const char *start = end;
+	while (start > s && start[-1] != '\n')
+		start--;
+	snprintf(buf, len, "%.*s", (int)(end - start), start);
+}
+
+/* The first lines of a Go runtime's fatal report ("panic: ...", "fatal
+ * error: ..."), joined; "" when there is none. */
+static void go_fatal_lines(const char *s, char *buf, size_t len)
+{
+	const char *p = strstr(s, "panic: "), *f = strstr(s, "fatal error: ");
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (p == NULL || (f && f < p))
+		p = f;
+	for (int line = 0; p && *p && line < 3 && used + 1 < len; line++) {
+		size_t n = strcspn(p, "\n");
+		used += (size_t)snprintf(buf + used, len - used, "%s%.*s", line ? " | " : "", (int)n, p);
+		p += n;
+		while (*p == '\n')
+			p++;
+	}
+}
+
+enum child_kind child_classify(int rc, int signo, const char *errout, char *why, size_t len)
+{
+	char msg[400], fatal[400];
+	const char *colon;
+
+	last_line(errout ? errout : "", msg, sizeof(msg));
+	go_fatal_lines(errout ? errout : "", fatal, sizeof(fatal));
+	if (rc < 0 && signo == SIGALRM) {
+		snprintf(why, len, "hung while loading a plugin library (no progress for --stall-timeout)");
+		return CHILD_HUNG;
+	}
+	if (rc < 0 && signo) {
+		snprintf(why, len, "killed by signal %d (%s)%s%s", signo, strsignal(signo), fatal[0] ? ": " : "",
+			 fatal);
+		return CHILD_CRASHED;
+	}
+	if (rc < 0) {
+		snprintf(why, len, "could not run");
+		return CHILD_FAILED;
+	}
+	switch (rc) {
+	case EXIT_OK:
+		why[0] = '\0';
+		return CHILD_OK;
+	case EXIT_CHILD_BAD_INPUT:
+		/* the child's message without its program name */
+		colon = strstr(msg, ": ");
+		snprintf(why, len, "%s", colon ? colon + 2 : msg);
+		return CHILD_BAD_INPUT;
+	case EXIT_STALLED:
+		snprintf(why, len, "%s", msg[0] ? msg : "a caller stalled");
+		return CHILD_STALLED;
+	case EXIT_BAD_INPUT: /* the Go runtime's exit status after a fatal panic */
+		snprintf(why, len, "the Go runtime ended the process (exit 2): %s", fatal[0] ? fatal : msg);
+		return CHILD_PANICKED;
+	default:
+		snprintf(why, len, "exit %d: %s", rc, msg[0] ? msg : "no message");
+		return CHILD_FAILED;
+	}
+}

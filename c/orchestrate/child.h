@@ -1,0 +1,94 @@
+/* orchestrate/child.h — the one way the driver starts a process of its own:
+ * a launch of bench (or of another build, under --against), a paired
+ * coordinator's long-lived cell, a sweep's or a --repeat-load's launch.
+ *
+ * The protocol, the same for every child:
+ *   - it runs argv[0] (execv, no PATH search) in a process group of its own
+ *     (its pid), so that the driver can kill it whole, grandchildren too;
+ *   - SIGINT, SIGTERM, SIGHUP and SIGPIPE are back to their defaults in it
+ *     (the driver's interrupt handler and ignored SIGPIPE are not its own);
+ *   - the kernel kills it (PR_SET_PDEATHSIG, SIGKILL) when the driver dies;
+ *     if the driver died before that was set, it exits 127 at once;
+ *   - stdin is the driver's; stdout and stderr are pipes read while it runs
+ *     (CHILD_PIPES), or temporary files read after it ended (CHILD_SERVER,
+ *     which also gives it the commands pipe on fd 3 and the replies pipe on
+ *     fd 4 of timing/blocks.h);
+ *   - when it cannot be executed it says "cannot run PATH: why" on stderr
+ *     and exits 127;
+ *   - while it runs it sits in a slot of the interrupt forwarding
+ *     (base/interrupt.h), which kills and reaps it if the driver is
+ *     interrupted; it leaves the slot once reaped;
+ *   - it is reaped within a timeout where the caller gives one (its group
+ *     is killed with SIGKILL when the timeout is over), and how it ended is
+ *     classified from its exit status and stderr by child_classify;
+ *   - no child outlives child_close. */
+#ifndef CGOCOST_ORCHESTRATE_CHILD_H
+#define CGOCOST_ORCHESTRATE_CHILD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* How a child's stdout and stderr are kept, and which pipes it gets. */
+enum child_io {
+	CHILD_PIPES,  /* pipes, read until both close (child_end) */
+	CHILD_SERVER, /* temporary files; commands on fd 3, replies on fd 4 */
+};
+
+struct child {
+	pid_t pid;	       /* > 0 until reaped; 0 before and after */
+	int slot;	       /* its slot in the interrupt forwarding */
+	enum child_io io;      /* what it was given */
+	int out, err;	       /* our ends of its stdout and stderr (pipes or files); -1 closed */
+	int cmd, reply;	       /* CHILD_SERVER: our ends of its fd 3 and fd 4; else -1 */
+	int rc, signo;	       /* once reaped: exit status 0..255 or -1; the signal that ended it, or 0 */
+	int timed_out;	       /* it outlived its timeout and was killed */
+	char *output, *errors; /* once ended: its stdout and stderr, malloc'd, NUL-terminated; NULL if unreadable */
+};
+
+/* What became of a child. */
+enum child_kind {
+	CHILD_OK = 0,
+	CHILD_BAD_INPUT, /* it refused its arguments (exit EXIT_CHILD_BAD_INPUT) */
+	CHILD_CRASHED,	 /* killed by a signal */
+	CHILD_PANICKED,	 /* the Go runtime ended it (exit 2) */
+	CHILD_HUNG,	 /* SIGALRM: stuck loading a plugin library */
+	CHILD_STALLED,	 /* its watchdog found a caller stuck (EXIT_STALLED) */
+	CHILD_FAILED	 /* any other exit, or it could not run */
+};
+
+/* A child not started: every descriptor closed, nothing to reap. */
+void child_init(struct child *c, int slot);
+
+/* Starts argv[0] with argv (NULL-terminated) as the protocol says, its
+ * output kept as io says, in interrupt slot c->slot; c is fresh from
+ * child_init or child_close. 0, or -1 with a reason in err (nothing left
+ * open). */
+int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err, size_t errlen);
+
+/* Waits for the child to end, at most timeout_ms (-1: as long as it takes;
+ * 0: only if it has ended already), then kills its group; reaps it and
+ * leaves its interrupt slot. Its exit status as child_classify reads it:
+ * 0..255, or -1 (killed by c->signo; or not waited for, c->signo 0). */
+int child_reap(struct child *c, int timeout_ms);
+
+/* Ends a child: CHILD_PIPES reads its stdout and stderr until they close;
+ * then it is reaped within timeout_ms as child_reap does; CHILD_SERVER
+ * reads its files. Fills c->output and c->errors; returns how it ended,
+ * with one line in why (child_classify). */
+enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t whylen);
+
+/* Kills and reaps the child if it still runs, leaves its slot, closes its
+ * descriptors and frees its output. */
+void child_close(struct child *c);
+
+/* Runs argv to its end with its output in pipes (interrupt slot 0, no
+ * timeout: the child has its own watchdog) and classifies it as child_end
+ * does; one that could not start ended CHILD_FAILED. Close c afterwards. */
+enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen);
+
+/* Classifies a child from its exit status rc (-1: killed by signal signo)
+ * and its stderr; why gets one line: the child's own message, the signal,
+ * or the first lines of a Go panic. */
+enum child_kind child_classify(int rc, int signo, const char *errout, char *why, size_t len);
+
+#endif

@@ -1,0 +1,357 @@
+/* tests/unit/orchestrate/test_child.c — the child-process API
+ * (orchestrate/child.h) against a fake child: this test program run again
+ * with "--fake WHAT", which speaks the protocol and misbehaves as asked.
+ * Each case checks how the child ended, what it printed, and that nothing
+ * is left running: the child is reaped (kill(pid, 0) fails with ESRCH) and
+ * this process has no child left. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/status.h"
+#include "orchestrate/child.h"
+#include "timing/blocks.h"
+
+#define BIG_OUT (1 << 20)   /* bytes of stdout: many pipe buffers */
+#define BIG_ERR (200 << 10) /* bytes of stderr, at the same time */
+
+static char self[4096];
+
+/* --- the fake child ----------------------------------------------------------- */
+
+static void say(int fd, const char *s)
+{
+	if (write(fd, s, strlen(s)) < 0)
+		_exit(99);
+}
+
+static void spew(int fd, size_t n, char ch)
+{
+	char buf[4096];
+
+	memset(buf, ch, sizeof(buf));
+	for (size_t done = 0; done < n; done += sizeof(buf))
+		if (write(fd, buf, n - done < sizeof(buf) ? n - done : sizeof(buf)) < 0)
+			_exit(99);
+}
+
+/* An answer on fd 4 for each command on fd 3, as a paired cell gives. */
+static int serve(void)
+{
+	struct block_cmd c;
+	struct block_reply r;
+
+	memset(&r, 0, sizeof(r));
+	r.calls = 7;
+	if (write(BLOCKS_REPLY_FD, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		return 98;
+	while (read(BLOCKS_CMD_FD, &c, sizeof(c)) == (ssize_t)sizeof(c) && c.op != BLOCK_END) {
+		r.ns = c.lead_in_ns + 1;
+		if (write(BLOCKS_REPLY_FD, &r, sizeof(r)) != (ssize_t)sizeof(r))
+			return 98;
+	}
+	say(1, "{\"served\":true}\n");
+	return 0;
+}
+
+static int fake(const char *what)
+{
+	struct rlimit none = { 0, 0 };
+
+	if (strcmp(what, "ok") == 0) {
+		say(1, "the document\n");
+		say(2, "a remark\n");
+		return 0;
+	}
+	if (strcmp(what, "status") == 0) {
+		say(2, "fake: something went wrong\nfake: the last word\n");
+		return 9;
+	}
+	if (strcmp(what, "bad-input") == 0) {
+		say(2, "bench: --plugin x.so: no such library\n");
+		return EXIT_CHILD_BAD_INPUT;
+	}
+	if (strcmp(what, "stalled") == 0) {
+		say(2, "bench: caller 0 made no progress for 1 s\n");
+		return EXIT_STALLED;
+	}
+	if (strcmp(what, "crash") == 0) {
+		setrlimit(RLIMIT_CORE, &none);
+		say(1, "half a docu");
+		signal(SIGSEGV, SIG_DFL); /* whatever runtime is linked in */
+		raise(SIGSEGV);
+		return 97;
+	}
+	if (strcmp(what, "panic") == 0) {
+		say(2, "some output\npanic: runtime error: index out of range [3] with length 3\n\n"
+		       "goroutine 1 [running]:\nmain.main()\n\t/x/main.go:5 +0x1d\nexit status 2\n");
+		return 2;
+	}
+	if (strcmp(what, "hang") == 0) {
+		/* a grandchild in the same group, holding the pipes open too */
+		pid_t g = fork();
+		char line[64];
+		if (g == 0)
+			for (;;)
+				pause();
+		snprintf(line, sizeof(line), "%d\n", (int)g);
+		say(1, line);
+		for (;;)
+			pause();
+	}
+	if (strcmp(what, "big") == 0) {
+		spew(1, BIG_OUT, 'o');
+		spew(2, BIG_ERR, 'e');
+		return 0;
+	}
+	if (strcmp(what, "serve") == 0)
+		return serve();
+	return 96;
+}
+
+/* --- helpers ---------------------------------------------------------------- */
+
+static void no_child_left(pid_t pid)
+{
+	assert_true(pid > 0);
+	errno = 0;
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+/* Runs the fake child as asked with its output in pipes, ended within
+ * timeout_ms; its pid in *pid. */
+static enum child_kind run_fake(struct child *c, const char *what, int timeout_ms, char *why, size_t len, pid_t *pid)
+{
+	char *argv[] = { self, (char *)"--fake", (char *)what, NULL }, err[256];
+
+	child_init(c, 0);
+	assert_int_equal(child_spawn(c, CHILD_PIPES, argv, err, sizeof(err)), 0);
+	*pid = c->pid;
+	assert_true(*pid > 0);
+	return child_end(c, timeout_ms, why, len);
+}
+
+/* --- the cases ---------------------------------------------------------------- */
+
+static void test_exit_zero_with_output(void **state)
+{
+	struct child c;
+	char why[600] = "x";
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "ok", -1, why, sizeof(why), &pid), CHILD_OK);
+	assert_string_equal(why, "");
+	assert_int_equal(c.rc, 0);
+	assert_int_equal(c.signo, 0);
+	assert_false(c.timed_out);
+	assert_string_equal(c.output, "the document\n");
+	assert_string_equal(c.errors, "a remark\n");
+	assert_int_equal(c.pid, 0);
+	child_close(&c);
+	assert_null(c.output);
+	no_child_left(pid);
+}
+
+static void test_exit_statuses(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "status", -1, why, sizeof(why), &pid), CHILD_FAILED);
+	assert_int_equal(c.rc, 9);
+	assert_string_equal(why, "exit 9: fake: the last word");
+	assert_string_equal(c.output, "");
+	child_close(&c);
+	no_child_left(pid);
+
+	assert_int_equal(run_fake(&c, "bad-input", -1, why, sizeof(why), &pid), CHILD_BAD_INPUT);
+	assert_string_equal(why, "--plugin x.so: no such library");
+	child_close(&c);
+	no_child_left(pid);
+
+	assert_int_equal(run_fake(&c, "stalled", -1, why, sizeof(why), &pid), CHILD_STALLED);
+	assert_string_equal(why, "bench: caller 0 made no progress for 1 s");
+	child_close(&c);
+	no_child_left(pid);
+}
+
+static void test_crash_by_signal(void **state)
+{
+	struct child c;
+	char why[600], want[200];
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "crash", -1, why, sizeof(why), &pid), CHILD_CRASHED);
+	assert_int_equal(c.rc, -1);
+	assert_int_equal(c.signo, SIGSEGV);
+	snprintf(want, sizeof(want), "killed by signal %d (%s)", SIGSEGV, strsignal(SIGSEGV));
+	assert_string_equal(why, want);
+	assert_string_equal(c.output, "half a docu");
+	child_close(&c);
+	no_child_left(pid);
+}
+
+static void test_go_panic(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "panic", -1, why, sizeof(why), &pid), CHILD_PANICKED);
+	assert_int_equal(c.rc, 2);
+	assert_string_equal(why, "the Go runtime ended the process (exit 2): "
+				 "panic: runtime error: index out of range [3] with length 3 | "
+				 "goroutine 1 [running]: | main.main()");
+	child_close(&c);
+	no_child_left(pid);
+}
+
+/* A child that hangs is killed at the timeout, its whole group with it
+ * (the grandchild comes to this process, a subreaper, to be reaped). */
+static void test_hang_is_killed_by_the_timeout(void **state)
+{
+	struct child c;
+	char why[600], want[200];
+	pid_t pid, grandchild;
+	int status;
+	struct timespec t0, t1;
+	double s;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run_fake(&c, "hang", 300, why, sizeof(why), &pid), CHILD_CRASHED);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	assert_true(s >= 0.29 && s < 5.0);
+	assert_true(c.timed_out);
+	assert_int_equal(c.signo, SIGKILL);
+	snprintf(want, sizeof(want), "killed by signal %d (%s)", SIGKILL, strsignal(SIGKILL));
+	assert_string_equal(why, want);
+	grandchild = (pid_t)atoi(c.output);
+	assert_true(grandchild > 0);
+	child_close(&c);
+	assert_int_equal(waitpid(grandchild, &status, 0), grandchild);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	no_child_left(pid);
+	no_child_left(grandchild);
+}
+
+/* More than a pipe buffer on both stdout and stderr at once: read while it
+ * runs, none lost, no deadlock. */
+static void test_big_output(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "big", 10000, why, sizeof(why), &pid), CHILD_OK);
+	assert_int_equal(strlen(c.output), BIG_OUT);
+	assert_int_equal(strlen(c.errors), BIG_ERR);
+	assert_int_equal(strspn(c.output, "o"), BIG_OUT);
+	assert_int_equal(strspn(c.errors, "e"), BIG_ERR);
+	child_close(&c);
+	no_child_left(pid);
+}
+
+/* A program that cannot be executed: it says so and ends with 127. */
+static void test_cannot_run(void **state)
+{
+	struct child c;
+	char *argv[] = { (char *)"/nonexistent/bench", NULL }, why[600];
+
+	(void)state;
+	assert_int_equal(child_run(&c, argv, why, sizeof(why)), CHILD_FAILED);
+	assert_string_equal(why, "exit 127: cannot run /nonexistent/bench: No such file or directory");
+	assert_int_equal(c.rc, 127);
+	assert_int_equal(c.pid, 0);
+	child_close(&c);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+/* A paired cell: commands on fd 3, replies on fd 4, output in files; then
+ * one that is still running when closed is killed and reaped. */
+static void test_server_pipes(void **state)
+{
+	char *argv[] = { self, (char *)"--fake", (char *)"serve", NULL }, err[256], why[600];
+	struct child c;
+	struct block_cmd cmd = { .op = BLOCK_RUN, .lead_in_ns = 41 };
+	struct block_reply r;
+	pid_t pid;
+
+	(void)state;
+	child_init(&c, 3);
+	assert_int_equal(child_spawn(&c, CHILD_SERVER, argv, err, sizeof(err)), 0);
+	pid = c.pid;
+	assert_int_equal(read(c.reply, &r, sizeof(r)), sizeof(r));
+	assert_int_equal(r.calls, 7);
+	assert_int_equal(write(c.cmd, &cmd, sizeof(cmd)), sizeof(cmd));
+	assert_int_equal(read(c.reply, &r, sizeof(r)), sizeof(r));
+	assert_int_equal(r.ns, 42);
+	cmd.op = BLOCK_END;
+	assert_int_equal(write(c.cmd, &cmd, sizeof(cmd)), sizeof(cmd));
+	assert_int_equal(child_end(&c, 10000, why, sizeof(why)), CHILD_OK);
+	assert_string_equal(c.output, "{\"served\":true}\n");
+	assert_string_equal(c.errors, "");
+	child_close(&c);
+	no_child_left(pid);
+
+	/* never told to end: child_close kills it */
+	child_init(&c, 3);
+	assert_int_equal(child_spawn(&c, CHILD_SERVER, argv, err, sizeof(err)), 0);
+	pid = c.pid;
+	assert_int_equal(read(c.reply, &r, sizeof(r)), sizeof(r));
+	child_close(&c);
+	assert_int_equal(c.pid, 0);
+	assert_int_equal(c.cmd, -1);
+	assert_int_equal(c.reply, -1);
+	no_child_left(pid);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_zero_with_output),
+		cmocka_unit_test(test_exit_statuses),
+		cmocka_unit_test(test_crash_by_signal),
+		cmocka_unit_test(test_go_panic),
+		cmocka_unit_test(test_hang_is_killed_by_the_timeout),
+		cmocka_unit_test(test_big_output),
+		cmocka_unit_test(test_cannot_run),
+		cmocka_unit_test(test_server_pipes),
+	};
+	ssize_t n;
+
+	if (argc == 3 && strcmp(argv[1], "--fake") == 0)
+		return fake(argv[2]);
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return 1;
+	self[n] = '\0';
+	/* orphans of the fake children come here, to be reaped and checked */
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	signal(SIGPIPE, SIG_IGN);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
