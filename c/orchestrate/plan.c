@@ -282,10 +282,7 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 
 int plan_document(struct plan *p, int from, int to, const struct machine_rec *m, const struct options *o, struct doc *d)
 {
-	memset(d, 0, sizeof(*d));
-	d->schema_version = SCHEMA_VERSION;
-	d->machine = *m;
-	d->options = *o;
+	doc_begin(d, m, o);
 	for (int i = from; i < to; i++)
 		for (size_t k = 0; k < p->v[i].ncells; k++) {
 			struct cell_rec *c = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells));

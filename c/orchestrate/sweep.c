@@ -97,10 +97,7 @@ int sweep_run(const struct options *o, const struct machine_rec *m, struct doc *
 {
 	int tty = isatty(2), total = 2 * o->nsweep, done = 0, status = EXIT_OK;
 
-	memset(d, 0, sizeof(*d));
-	d->schema_version = SCHEMA_VERSION;
-	d->machine = *m;
-	d->options = *o;
+	doc_begin(d, m, o);
 	for (int k = 0; status == EXIT_OK && k < o->nsweep; k++)
 		for (int j = 0; status == EXIT_OK && j < 2; j++) {
 			int async = (j + k) % 2; /* sync first, then async first, ... */
