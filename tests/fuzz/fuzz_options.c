@@ -1,8 +1,9 @@
-/* fuzz_options.c — libFuzzer target for the option parser (model/options.c):
- * the input is argv, its arguments separated by NUL bytes. A command line the
- * parser accepts must survive the ways the driver uses it: its JSON record
- * read back, and a child launch's arguments parsed again. Go-free: it links
- * the base, stats and model layers only. */
+/* fuzz_options.c — libFuzzer target for the option parser (cli/args.c over
+ * the table of model/options.c): the input is argv, its arguments separated
+ * by NUL bytes. A command line the parser accepts must survive the ways the
+ * driver uses it: its JSON record read back, and a child launch's arguments
+ * parsed again. Go-free: it links the layers below plugin and the parser's
+ * own files (mk/fuzz.mk). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
