@@ -11,8 +11,6 @@
 #include "cli/rules.h"
 #include "cli/usage.h"
 
-static const char *const format_names[] = { "text", "json", "gobench" };
-
 /* The numbers: counts, sizes, percents. */
 static int apply_number(const struct optdef *d, struct options *o, const char *name, const char *arg,
 			uint32_t max_plugins, char *err, size_t errlen)
@@ -50,62 +48,6 @@ static int apply_number(const struct optdef *d, struct options *o, const char *n
 		return parse_positive(name, arg, OPT_MAX_TIME_S, " s", (double *)option_field(o, d), err, errlen);
 	default: /* T_REAL */
 		return parse_positive(name, arg, (double)d->max, "", (double *)option_field(o, d), err, errlen);
-	}
-}
-
-/* One of two words: 0 for the first, 1 for the second, -1 for neither. */
-static int word_of(const char *arg, const char *first, const char *second)
-{
-	return strcmp(arg, first) == 0 ? 0 : strcmp(arg, second) == 0 ? 1 : -1;
-}
-
-/* The named choices: a work, a format, a scenario, an allocator, an
- * interleaving, an arrival. */
-static int apply_choice(const struct optdef *d, struct options *o, const char *name, const char *arg, char *err,
-			size_t errlen)
-{
-	int w;
-
-	switch (d->type) {
-	case T_WORK:
-		if (work_parse(arg, (enum work *)option_field(o, d)) == 0)
-			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str", name, arg);
-		return -1;
-	case T_FORMAT:
-		for (int i = 0; i < 3; i++)
-			if (strcmp(arg, format_names[i]) == 0) {
-				*(enum format *)option_field(o, d) = (enum format)i;
-				return 0;
-			}
-		snprintf(err, errlen, "%s: '%s' is not one of text, json, gobench", name, arg);
-		return -1;
-	case T_SCENARIO:
-		if ((w = word_of(arg, "extract", "lifecycle")) >= 0) {
-			*(int *)option_field(o, d) = w;
-			return 0;
-		}
-		snprintf(err, errlen, "%s: '%s' is not one of extract, lifecycle", name, arg);
-		return -1;
-	case T_ALLOCATOR:
-		if ((*(const char **)option_field(o, d) = allocator_name(arg)) != NULL)
-			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of %s", name, arg, allocator_names());
-		return -1;
-	case T_INTERLEAVE:
-		if ((w = word_of(arg, "pairs", "launches")) >= 0) {
-			*(enum interleave *)option_field(o, d) = w == 0 ? INTERLEAVE_PAIRS : INTERLEAVE_LAUNCHES;
-			return 0;
-		}
-		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
-		return -1;
-	default: /* T_ARRIVAL */
-		if ((w = word_of(arg, "even", "poisson")) >= 0) {
-			*(enum arrival *)option_field(o, d) = w == 1 ? ARRIVAL_POISSON : ARRIVAL_EVEN;
-			return 0;
-		}
-		snprintf(err, errlen, "%s: '%s' is not one of even, poisson", name, arg);
-		return -1;
 	}
 }
 
@@ -159,10 +101,7 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 {
 	char name[40];
 
-	if (d->name)
-		snprintf(name, sizeof(name), "--%s", d->name);
-	else
-		snprintf(name, sizeof(name), "-%c", d->shortname);
+	option_name(d, name, sizeof(name));
 	if (d->has_set)
 		*option_set(o, d) = 1;
 	if (arg == NULL && d->arg) {
@@ -190,7 +129,7 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 	case T_ALLOCATOR:
 	case T_INTERLEAVE:
 	case T_ARRIVAL:
-		return apply_choice(d, o, name, arg, err, errlen);
+		return option_set_choice(d, o, name, arg, err, errlen);
 	case T_TEXT:
 	case T_LIST:
 		return apply_text(d, o, name, arg, err, errlen);

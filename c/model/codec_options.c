@@ -8,15 +8,6 @@
 
 typedef const char *cstr; /* a text option's field */
 
-/* The option's name as the command line spells it in a message. */
-static void option_name(const struct optdef *d, char *buf, size_t len)
-{
-	if (d->name)
-		snprintf(buf, len, "--%s", d->name);
-	else
-		snprintf(buf, len, "-%c", d->shortname);
-}
-
 /* A recorded count within the table's bounds (those of the command line,
  * with its messages); also sets the option's "given" flag. */
 static int record_number(const struct optdef *d, struct options *o, json_int_t v, char *err, size_t errlen)
@@ -53,25 +44,7 @@ static int record_name(const struct optdef *d, struct options *o, const char *s,
 	option_name(d, name, sizeof(name));
 	if (d->has_set)
 		*option_set(o, d) = 1;
-	switch (d->type) {
-	case T_WORK:
-		if (work_parse(s, (enum work *)option_field(o, d)) == 0)
-			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str", name, s);
-		return -1;
-	case T_SCENARIO:
-		if (strcmp(s, "extract") == 0 || strcmp(s, "lifecycle") == 0) {
-			*(int *)option_field(o, d) = strcmp(s, "lifecycle") == 0;
-			return 0;
-		}
-		snprintf(err, errlen, "%s: '%s' is not one of extract, lifecycle", name, s);
-		return -1;
-	default: /* T_ALLOCATOR */
-		if ((*(const char **)option_field(o, d) = allocator_name(s)) != NULL)
-			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of %s", name, s, allocator_names());
-		return -1;
-	}
+	return option_set_choice(d, o, name, s, err, errlen);
 }
 
 static json_t *field_to_json(const struct optdef *d, const struct options *o)

@@ -1,7 +1,10 @@
-/* model/options.c — the option table, the defaults, and the one predicate
- * on options that layers below the command line need (options_latency). */
+/* model/options.c — the option table, the defaults, the words each named
+ * option takes (read alike from argv and from a JSON record), and the one
+ * predicate on options that layers below the command line need
+ * (options_latency). */
 #include "model/options.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define AT(f)	 offsetof(struct options, f)
@@ -139,4 +142,66 @@ void options_defaults(struct options *o)
 int options_latency(const struct options *o)
 {
 	return o->rate > 0 || o->ngaps > 0;
+}
+
+void option_name(const struct optdef *d, char *buf, size_t len)
+{
+	if (d->name)
+		snprintf(buf, len, "--%s", d->name);
+	else
+		snprintf(buf, len, "-%c", d->shortname);
+}
+
+/* One of two words: 0 for the first, 1 for the second, -1 for neither. */
+static int word_of(const char *arg, const char *first, const char *second)
+{
+	return strcmp(arg, first) == 0 ? 0 : strcmp(arg, second) == 0 ? 1 : -1;
+}
+
+int option_set_choice(const struct optdef *d, struct options *o, const char *name, const char *arg, char *err,
+		      size_t errlen)
+{
+	int w;
+
+	switch (d->type) {
+	case T_WORK:
+		if (work_parse(arg, (enum work *)option_field(o, d)) == 0)
+			return 0;
+		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str", name, arg);
+		return -1;
+	case T_FORMAT:
+		for (int i = 0; i < 3; i++)
+			if (strcmp(arg, (const char *const[]){ "text", "json", "gobench" }[i]) == 0) {
+				*(enum format *)option_field(o, d) = (enum format)i;
+				return 0;
+			}
+		snprintf(err, errlen, "%s: '%s' is not one of text, json, gobench", name, arg);
+		return -1;
+	case T_SCENARIO:
+		if ((w = word_of(arg, "extract", "lifecycle")) >= 0) {
+			*(int *)option_field(o, d) = w;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of extract, lifecycle", name, arg);
+		return -1;
+	case T_ALLOCATOR:
+		if ((*(const char **)option_field(o, d) = allocator_name(arg)) != NULL)
+			return 0;
+		snprintf(err, errlen, "%s: '%s' is not one of %s", name, arg, allocator_names());
+		return -1;
+	case T_INTERLEAVE:
+		if ((w = word_of(arg, "pairs", "launches")) >= 0) {
+			*(enum interleave *)option_field(o, d) = w == 0 ? INTERLEAVE_PAIRS : INTERLEAVE_LAUNCHES;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
+		return -1;
+	default: /* T_ARRIVAL */
+		if ((w = word_of(arg, "even", "poisson")) >= 0) {
+			*(enum arrival *)option_field(o, d) = w == 1 ? ARRIVAL_POISSON : ARRIVAL_EVEN;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of even, poisson", name, arg);
+		return -1;
+	}
 }

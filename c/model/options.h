@@ -202,6 +202,16 @@ static inline int option_cset(const struct options *o, const struct optdef *d)
 
 void options_defaults(struct options *o);
 
+/* "--name", or "-c" for a short option only: how messages name option d. */
+void option_name(const struct optdef *d, char *buf, size_t len);
+
+/* Sets a named choice (a work, a format, a scenario, an allocator, an
+ * interleaving, an arrival) from its word: the command line's and the JSON
+ * record's one reading of it. 0, or -1 with "NAME: 'x' is not one of ..."
+ * in err. */
+int option_set_choice(const struct optdef *d, struct options *o, const char *name, const char *arg, char *err,
+		      size_t errlen);
+
 /* The options ask for an open-loop latency run (--rate or --gap-us). */
 int options_latency(const struct options *o);
 
