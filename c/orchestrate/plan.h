@@ -1,6 +1,13 @@
-/* orchestrate/plan.h — a measurement made of several cells (an executable in a
- * mode), each repeated in fresh processes (launches), interleaved round by
- * round so that the machine's drift falls on every cell alike. */
+/* orchestrate/plan.h — the orchestrate layer's main header. The layer owns
+ * measurement spread over processes: every child goes through one API
+ * (child.h: spawn, pipes, process group, parent-death signal, reaping,
+ * how it ended, interrupts), a child's arguments (childargs.h), launches
+ * (launch.h), the plan below, paired rounds (pairs.h), sweeps (sweep.h),
+ * repeated loads (repeat.h) and the preloads' re-execution (reexec.h).
+ *
+ * A plan is a measurement made of several cells (an executable in a mode),
+ * each repeated in fresh processes (launches), interleaved round by round
+ * so that the machine's drift falls on every cell alike. */
 #ifndef CGOCOST_ORCHESTRATE_PLAN_H
 #define CGOCOST_ORCHESTRATE_PLAN_H
 

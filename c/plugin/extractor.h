@@ -1,7 +1,10 @@
-/* plugin/extractor.h — the measure layer: what runs the plugin and times
- * it (plugin libraries, extractors, runner, floors, pools, allocators,
- * machine facts, child launches and plans); it fills the records of
- * model/model.h.
+/* plugin/extractor.h — the plugin layer's main header. The layer owns what
+ * a plugin is and how one call reaches it: the symbol table (symbols.h),
+ * the libraries built in or loaded with --plugin (library.h), the fields
+ * and field lists (plugin_fields.h, fieldlist.h), the events (event.h), the
+ * Go runtime's probes (goruntime.h), a launch's libraries with their load
+ * cost (load.h), and the extractor below. It times nothing (timing/ does)
+ * and starts no process (orchestrate/ does).
  *
  * One plugin instance with its request arrays, driven by one thread: the
  * timed extraction with its cheap value check, and the untimed probe that

@@ -1,5 +1,12 @@
-/* timing/measure.h — one launch in this process: the plugin libraries
- * opened and checked (load.h), the floors (when asked), then the scenario
+/* timing/measure.h — the timing layer's main header. The layer owns what
+ * happens inside one launch: the callers' threads and the timed loops
+ * (runner.h; loops.h: closed, open, served blocks), batches and series,
+ * schedules and idle gaps, the reuse pool, the floors and the reference
+ * handoff, the watchdog, allocation counts, and the records a run fills
+ * (record.h). It never starts a process (orchestrate/ does).
+ *
+ * measure_here is one launch in this process: the plugin libraries opened
+ * and checked (plugin/load.h), the floors (when asked), then the scenario
  * or scenarios, each verified and recorded as a cell with this one launch. */
 #ifndef CGOCOST_TIMING_MEASURE_H
 #define CGOCOST_TIMING_MEASURE_H
