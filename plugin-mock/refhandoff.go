@@ -1,6 +1,6 @@
 package main
 
-// The Go side of cgocost's reference spin handoff (c/measure/refhandoff.h):
+// The Go side of cgocost's reference spin handoff (c/timing/refhandoff.h):
 // a worker goroutine on a locked OS thread that spins on the request slot
 // with no clock read and no lock, answers each request once, and blocks on
 // a futex after a bounded spin. It shares the plugin's Go runtime but no SDK
@@ -8,7 +8,7 @@ package main
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../c
-#include "measure/refhandoff.h"
+#include "timing/refhandoff.h"
 */
 import "C"
 
