@@ -79,6 +79,7 @@ test-go-free: ## the Go-free layers' unit tests built and run with GO=false, fro
 	$(call unit_run,$(GO_FREE_UNIT_BINS))
 	@echo "test-go-free: $(words $(GO_FREE_UNIT_BINS)) unit tests of $(GO_FREE_LAYERS) built and passed with GO=false"
 
-# A test's object is kept (not an intermediate make deletes): its .d file
-# then still says what it was built from.
-.SECONDARY: $(UNIT_OBJS)
+# A test's object and the helper programs are kept (not intermediates make
+# deletes after the build): the .d file then still says what an object was
+# built from, and a helper is there when its test runs.
+.SECONDARY: $(UNIT_OBJS) $(UNIT_HELPERS)
