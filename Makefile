@@ -19,7 +19,9 @@ endif
 
 ifeq ($(origin GO),command line)
 GOVERSION := $(shell $(GOCMD) env GOVERSION 2>/dev/null)
-BUILD ?= build/$(GOVERSION)
+# A GO that answers no version (GO=false: no Go at all) builds into build/,
+# not build//, so that build/tests/... names the same file either way.
+BUILD ?= build$(if $(GOVERSION),/$(GOVERSION))
 else
 BUILD ?= build
 endif
@@ -32,11 +34,18 @@ SDK_DIR = $(shell $(GOCMD) list $(PLUGIN_GOFLAGS) -m -f '{{.Dir}}' $(SDK_MODULE)
 OLD_GO = $(or $(shell command -v go1.19 2>/dev/null),$(shell dpkg -L golang-1.19-go 2>/dev/null | grep '/bin/go$$' | head -1))
 
 # CFLAGS and CPPFLAGS are the user's (make CFLAGS='-O1 -g' works); what the
-# build needs is added beside them, never replaced by them.
+# build needs is added beside them, never replaced by them. The layers below
+# plugin never include the SDK's plugin_api.h: they compile without its
+# include directory (COMPILE_GO_FREE), so that they build with no Go at all.
 CFLAGS ?= -O2
+CGOCOST_BASE_CPPFLAGS = -D_GNU_SOURCE -Ic $(shell pkg-config --cflags jansson)
 CGOCOST_CPPFLAGS = -D_GNU_SOURCE -I$(SDK_DIR)/pkg/sdk -Ic $(shell pkg-config --cflags jansson)
 CGOCOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -pthread
 COMPILE = $(CC) $(CGOCOST_CPPFLAGS) $(CPPFLAGS) $(CGOCOST_CFLAGS) $(CFLAGS)
+COMPILE_GO_FREE = $(CC) $(CGOCOST_BASE_CPPFLAGS) $(CPPFLAGS) $(CGOCOST_CFLAGS) $(CFLAGS)
+# Every object also writes the headers it read to a .d file next to it
+# (included below): a header change rebuilds what includes it, nothing else.
+DEPFLAGS := -MMD -MP
 LDLIBS += -pthread -lm -ldl $(shell pkg-config --libs jansson)
 
 # The C driver: one folder a layer, bottom first, listed once in c/LAYERS
@@ -49,13 +58,32 @@ GO_FREE_LAYERS := $(shell sed -n '/^plugin /q; s/^\([a-z][a-z]*\) .*/\1/p' c/LAY
 # The built-in plugin is a file of its own: the mock's symbols for bench and
 # bench-shared, none for bench-host (no plugin, no Go runtime).
 BUILTIN_SRCS := c/plugin/builtin_mock.c c/plugin/builtin_none.c
-DRIVER_SRCS := $(filter-out c/cli/main.c $(BUILTIN_SRCS),$(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.c)))
-DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
-DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
+MAIN_SRC := c/cli/main.c
 MAIN_OBJ := $(BUILD)/obj/cli/main.o
 BUILTIN_MOCK_OBJ := $(BUILD)/obj/plugin/builtin_mock.o
 BUILTIN_NONE_OBJ := $(BUILD)/obj/plugin/builtin_none.o
-C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch]) $(wildcard plugin-c/*.[ch]) $(wildcard tests/fuzz/*.c)
+
+# One static archive a layer, $(BUILD)/lib/libcgocost_<layer>.a, of the
+# layer's c/<layer>/*.c (main.c and the built-in plugins are objects of
+# their own). A layer with no such file has no archive.
+layer_srcs = $(filter-out $(MAIN_SRC) $(BUILTIN_SRCS),$(wildcard c/$(1)/*.c))
+layer_objs = $(patsubst c/%.c,$(BUILD)/obj/%.o,$(call layer_srcs,$(1)))
+layer_lib = $(if $(call layer_srcs,$(1)),$(BUILD)/lib/libcgocost_$(1).a)
+# $(call layers_upto,L): the layers from base up to and including L.
+layers_upto = $(if $(filter $(1),$(C_LAYERS)),$(strip $(call _upto,$(1),$(C_LAYERS))),$(error $(1) is no layer of c/LAYERS))
+_upto = $(if $(2),$(firstword $(2)) $(if $(filter $(1),$(firstword $(2))),,$(call _upto,$(1),$(wordlist 2,$(words $(2)),$(2)))))
+reverse = $(if $(1),$(call reverse,$(wordlist 2,$(words $(1)),$(1))) $(firstword $(1)))
+# $(call libs_upto,L): the archives of L and the layers below it in link
+# order, L first and base last (an archive only resolves what the objects
+# and archives before it ask for: a layer calling up fails to link).
+libs_upto = $(strip $(foreach l,$(call reverse,$(call layers_upto,$(1))),$(call layer_lib,$(l))))
+go_free = $(filter $(1),$(GO_FREE_LAYERS))
+TOP_LAYER := $(lastword $(C_LAYERS))
+LAYER_LIBS := $(call libs_upto,$(TOP_LAYER))
+DRIVER_SRCS := $(foreach l,$(C_LAYERS),$(call layer_srcs,$(l)))
+DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
+DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
+C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch] tests/unit/*/*.[ch]) $(wildcard plugin-c/*.[ch]) $(wildcard tests/fuzz/*.c)
 
 # The executables and libraries every test and measurement needs.
 PLUGIN_LIBS := $(BUILD)/libcmock.so $(BUILD)/libmock-b.so
@@ -119,19 +147,34 @@ $(BUILD)/.modules: go.mod go.sum
 	$(GOCMD) mod download $(PLUGIN_GOFLAGS) $(SDK_MODULE)
 	@touch $@
 
-$(BUILD)/obj/%.o: c/%.c $(DRIVER_HDRS) | $(BUILD)/.modules
-	@mkdir -p $(dir $@)
-	$(COMPILE) -c -o $@ $<
+# A layer's objects and its archive. The Go-free layers' objects need
+# neither the SDK's include directory nor the module download; the others
+# wait for it (order-only: the download does not make them stale).
+define LAYER_RULES
+$$(BUILD)/obj/$(1)/%.o: c/$(1)/%.c $(if $(call go_free,$(1)),,| $$(BUILD)/.modules)
+	@mkdir -p $$(dir $$@)
+	$(if $(call go_free,$(1)),$$(COMPILE_GO_FREE),$$(COMPILE)) $$(DEPFLAGS) -c -o $$@ $$<
 
-$(BUILD)/bench: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.a
-	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.a $(LDLIBS)
+ifneq ($(call layer_srcs,$(1)),)
+$$(BUILD)/lib/libcgocost_$(1).a: $(call layer_objs,$(1))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@
+	$$(AR) rcs $$@ $$^
+endif
+endef
+$(foreach l,$(C_LAYERS),$(eval $(call LAYER_RULES,$(l))))
 
-$(BUILD)/bench-shared: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) $(BUILD)/libmock.so
-	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_MOCK_OBJ) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+-include $(DRIVER_OBJS:.o=.d) $(MAIN_OBJ:.o=.d) $(BUILTIN_MOCK_OBJ:.o=.d) $(BUILTIN_NONE_OBJ:.o=.d)
+
+$(BUILD)/bench: $(MAIN_OBJ) $(BUILTIN_MOCK_OBJ) $(LAYER_LIBS) $(BUILD)/libmock.a
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(BUILTIN_MOCK_OBJ) $(LAYER_LIBS) $(BUILD)/libmock.a $(LDLIBS)
+
+$(BUILD)/bench-shared: $(MAIN_OBJ) $(BUILTIN_MOCK_OBJ) $(LAYER_LIBS) $(BUILD)/libmock.so
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(BUILTIN_MOCK_OBJ) $(LAYER_LIBS) -L$(BUILD) -lmock -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
 # The driver with no plugin and no Go runtime: every plugin comes from --plugin.
-$(BUILD)/bench-host: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_NONE_OBJ)
-	$(COMPILE) -o $@ $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_NONE_OBJ) $(LDLIBS)
+$(BUILD)/bench-host: $(MAIN_OBJ) $(BUILTIN_NONE_OBJ) $(LAYER_LIBS)
+	$(COMPILE) -o $@ $(MAIN_OBJ) $(BUILTIN_NONE_OBJ) $(LAYER_LIBS) $(LDLIBS)
 
 # The textbook loop, outside the layers: one file, linked with the same
 # c-archive (c/minimal/main.c).

@@ -1,8 +1,10 @@
 # libFuzzer targets for the three parsers that take outside input
 # (tests/fuzz): the option parser (argv), the baseline loader (JSON) and the
-# --judge reader. They link the Go-free layers only (those below plugin in
-# c/LAYERS) and are built with clang-14 (scripts/setup.sh installs it with
-# libFuzzer) under ASan and UBSan.
+# --judge reader. They link the Go-free layers (those below plugin in
+# c/LAYERS) and the Go-free files of the option parser above them (cli's
+# args, parsers, rules and usage, orchestrate's child arguments), and are
+# built with clang-14 (scripts/setup.sh installs it with libFuzzer) under
+# ASan and UBSan.
 #
 #   make fuzz FUZZ_S=60   each target for FUZZ_S seconds (default 60) from
 #                         tests/fuzz/corpus/; fails on any crash, hang, leak

@@ -1,6 +1,6 @@
 # The rate sweep (docs/results.md, "Latency against the event rate"): sync
 # and async at each rate in fresh launches, interleaved; the table on stdout,
-# the document in build/latency.json and its chart in build/latency.svg,
+# the document in $(BUILD)/latency.json and its chart in $(BUILD)/latency.svg,
 # drawn by go/cmd/latency with gonum/plot.
 #
 #   make latency                      the default sweep and its chart
@@ -10,20 +10,20 @@
 LATENCY_RATES ?= 100,1000,10000,100000,max
 # seconds of schedule per rate and mode
 LATENCY_TIME ?= 4
-LATENCY_TOOL := build/cgocost-latency
+LATENCY_TOOL = $(BUILD)/cgocost-latency
 
 .PHONY: latency latency-tool test-latency
 latency-tool:
-	@mkdir -p build
-	go build -o $(LATENCY_TOOL) ./go/cmd/latency
+	@mkdir -p $(BUILD)
+	$(GOCMD) build -o $(LATENCY_TOOL) ./go/cmd/latency
 
 latency: all latency-tool ## the rate sweep: latency percentiles vs rate, sync and async, table and build/latency.svg
-	$(BUILD)/bench --sweep-rate $(LATENCY_RATES) --time $(LATENCY_TIME) --save-baseline build/latency.json
-	$(LATENCY_TOOL) -o build/latency.svg build/latency.json
-	@echo "chart: build/latency.svg"
+	$(BUILD)/bench --sweep-rate $(LATENCY_RATES) --time $(LATENCY_TIME) --save-baseline $(BUILD)/latency.json
+	$(LATENCY_TOOL) -o $(BUILD)/latency.svg $(BUILD)/latency.json
+	@echo "chart: $(BUILD)/latency.svg"
 
 test-latency:
-	go vet ./go/cmd/latency/...
-	go test -count=1 ./go/cmd/latency/...
+	$(GOCMD) vet ./go/cmd/latency/...
+	$(GOCMD) test -count=1 ./go/cmd/latency/...
 
 TEST_EXTRA += test-latency

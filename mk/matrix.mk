@@ -35,14 +35,16 @@ MATRIX_TOOLCHAINS ?= go $(OLD_GO) go1.27.3
 # says what they cost in time).
 MATRIX_LAUNCHES ?= 10
 MATRIX_N ?= 100000
-MATRIX_OUT ?= build
-# The matrix program is built by the machine's Go, whatever GO says.
+MATRIX_OUT ?= $(BUILD)
+# The matrix program is built (and tested) by the machine's Go, whatever GO
+# says, on purpose: it drives the other toolchains' builds, and the old ones
+# (Go 1.19) cannot build it (the root go.mod's language version).
 MATRIX_GO ?= go
-MATRIX_TOOL := build/cgocost-matrix
+MATRIX_TOOL = $(BUILD)/cgocost-matrix
 
 .PHONY: matrix matrix-run matrix-tool test-matrix
 matrix-tool:
-	@mkdir -p build
+	@mkdir -p $(BUILD)
 	$(MATRIX_GO) build -o $(MATRIX_TOOL) ./go/cmd/matrix
 
 matrix: ## the Go toolchain matrix: table, build/matrix.json and build/matrix.svg

@@ -1,18 +1,15 @@
 package docs
 
 import (
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"cgocost/tests/testbuild"
 )
 
 const (
@@ -20,21 +17,12 @@ const (
 	longTimeout  = 60 * time.Minute
 	// longEnv makes TestCommands run the long commands too (make check-docs-long).
 	longEnv = "CGOCOST_DOCS_LONG"
-	// buildEnv names the build directory ./build stands for (default: build/).
-	buildEnv = "CGOCOST_BUILD"
 )
 
-// repoRoot is the directory holding go.mod, two levels above this package.
+// repoRoot is the directory holding go.mod (testbuild.Root).
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
-		t.Fatalf("no go.mod in %s: %v", root, err)
-	}
-	return root
+	return testbuild.Root(t)
 }
 
 // corpus is every document's commands and spans, and the long list.
@@ -142,19 +130,8 @@ func checkLink(t *testing.T, c corpus, from string, l Span) {
 func TestCommands(t *testing.T) {
 	root := repoRoot(t)
 	c := load(t, root)
-	build := os.Getenv(buildEnv)
-	if build == "" {
-		build = filepath.Join(root, "build")
-	}
-	build, err := filepath.Abs(build)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, exe := range []string{"bench", "bench-shared"} {
-		if _, err := os.Stat(filepath.Join(build, exe)); err != nil {
-			t.Fatalf("%s is not built in %s: run make first (%v)", exe, build, err)
-		}
-	}
+	// ./build stands for $CGOCOST_BUILD (default: build/)
+	build := testbuild.Dir(t)
 	runLong := os.Getenv(longEnv) == "1"
 	env := []string{}
 	for _, kv := range os.Environ() {
@@ -254,25 +231,7 @@ func check(t *testing.T, dir string, env []string, cmd Command, timeout time.Dur
 // run runs text with bash -c in its own process group, which is killed as a
 // whole when the timeout expires.
 func run(dir string, env []string, text string, timeout time.Duration) (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	c := exec.CommandContext(ctx, "bash", "-c", text)
-	c.Dir = dir
-	c.Env = append(env, "PWD="+dir)
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	c.Cancel = func() error { return syscall.Kill(-c.Process.Pid, syscall.SIGKILL) }
-	c.WaitDelay = 5 * time.Second
-	var out bytes.Buffer
-	c.Stdout, c.Stderr = &out, &out
-	err := c.Run()
-	if ctx.Err() != nil {
-		return -1, out.Bytes(), errors.New("timed out after " + timeout.String())
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return ee.ExitCode(), out.Bytes(), nil
-	}
-	return 0, out.Bytes(), err
+	return testbuild.Shell(dir, env, text, timeout)
 }
 
 // tail is the end of a command's output, for a failure message.

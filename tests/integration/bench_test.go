@@ -4,8 +4,6 @@
 package integration
 
 import (
-	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,26 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"cgocost/tests/testbuild"
 )
 
 var seedLine = regexp.MustCompile(`^plugin (\d+): \d+\.\d\d ns/extraction \(elapsed time \d+ns, extractions (\d+)\)$`)
 
+// buildDir is where make put the executables (testbuild.Dir).
 func buildDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("CGOCOST_BUILD")
-	if dir == "" {
-		dir = "../../build"
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, exe := range []string{"bench", "bench-shared"} {
-		if _, err := os.Stat(filepath.Join(abs, exe)); err != nil {
-			t.Fatalf("%s not built in %s (run make first): %v", exe, abs, err)
-		}
-	}
-	return abs
+	return testbuild.Dir(t)
 }
 
 // swapsMalloc skips a test that swaps or counts malloc (--malloc,
@@ -52,20 +40,9 @@ type result struct {
 
 func run(t *testing.T, exe string, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Dir = t.TempDir() // runs from any directory
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", exe, args, err)
-	}
-	return result{out.String(), errb.String(), code}
+	// from a scratch directory: the executables run from any directory
+	r := testbuild.Run{Env: env, Dir: t.TempDir()}.Exec(t, exe, args...)
+	return result{r.Stdout, r.Stderr, r.Code}
 }
 
 // seedLines checks that stdout starts with exactly p seed lines, numbered

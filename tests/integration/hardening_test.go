@@ -8,7 +8,6 @@ package integration
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -19,30 +18,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"cgocost/tests/testbuild"
 )
 
 // runTimeout is run with a deadline: a hang fails the test instead of
 // blocking it.
 func runTimeout(t *testing.T, d time.Duration, exe string, args ...string) result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = t.TempDir()
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		t.Fatalf("%s %v: still running after %v (hangs)", exe, args, d)
-	}
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", exe, args, err)
-	}
-	return result{out.String(), errb.String(), code}
+	r := testbuild.Run{Dir: t.TempDir(), Timeout: d}.Exec(t, exe, args...)
+	return result{r.Stdout, r.Stderr, r.Code}
 }
 
 // oneLine checks a bad-input refusal: the status, one line naming the

@@ -9,14 +9,14 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"cgocost/tests/testbuild"
 )
 
 const schemaPath = "../../docs/schema.json"
@@ -58,23 +58,10 @@ func validate(sch *jsonschema.Schema, sd *schemaDoc, data []byte) error {
 	return sd.integersWritten(inst)
 }
 
-// buildDir is where make put the executables: CGOCOST_BUILD, or ../../build.
+// buildDir is where make put the executables (testbuild.Dir).
 func buildDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("CGOCOST_BUILD")
-	if dir == "" {
-		dir = "../../build"
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, exe := range []string{"bench", "bench-shared"} {
-		if _, err := os.Stat(filepath.Join(abs, exe)); err != nil {
-			t.Fatalf("%s not built in %s (run make first): %v", exe, abs, err)
-		}
-	}
-	return abs
+	return testbuild.Dir(t)
 }
 
 // runJSON runs one executable with --format json and returns what it
@@ -82,24 +69,13 @@ func buildDir(t *testing.T) string {
 // still prints the whole document.
 func runJSON(t *testing.T, env []string, okCodes []int, exe string, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command(exe, append(args, "--format", "json")...)
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("%s %v: %v", exe, args, err)
-	}
+	r := testbuild.Run{Env: env}.Exec(t, exe, append(args, "--format", "json")...)
 	for _, ok := range okCodes {
-		if code == ok {
-			return stdout.Bytes()
+		if r.Code == ok {
+			return []byte(r.Stdout)
 		}
 	}
-	t.Fatalf("%s %v: exit %d\n%s", filepath.Base(exe), args, code, stderr.String())
+	t.Fatalf("%s %v: exit %d\n%s", filepath.Base(exe), args, r.Code, r.Stderr)
 	return nil
 }
 

@@ -264,12 +264,27 @@ static void test_minimal_refuses(void **state)
 	assert_int_equal(record_minimal(&d, "", &o, 0, "m"), -1);
 }
 
+/* The reason async was not in effect: a plugin that reports neither
+ * GOMAXPROCS nor its async switch gets no made-up reason. */
+static void test_async_reason(void **state)
+{
+	struct probe p = { .known = (1u << PROBE_SLOTS) - 1, .gomaxprocs = 1, .async_configured = 1 };
+	struct probe silent = { .known = 1u << PROBE_TID };
+	(void)state;
+	assert_non_null(strstr(async_not_in_effect_reason(&silent), "reason unknown"));
+	assert_non_null(strstr(async_not_in_effect_reason(&p), "GOMAXPROCS < 2"));
+	p.gomaxprocs = 2;
+	p.async_configured = 0;
+	assert_non_null(strstr(async_not_in_effect_reason(&p), "switch was off"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launch_counts),	cmocka_unit_test(test_cell_names),
 		cmocka_unit_test(test_latency_records), cmocka_unit_test(test_latency_rate_name),
 		cmocka_unit_test(test_minimal_parses),	cmocka_unit_test(test_minimal_refuses),
+		cmocka_unit_test(test_async_reason),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,4 +1,6 @@
-/* test_options.c — option parsing: defaults, every bad input, CPU lists. */
+/* test_args.c — the command line (cli/args.c over the table of
+ * model/options.c): defaults, every bad input, CPU lists, usage, the open
+ * loop's options, a child launch's arguments. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -287,9 +289,48 @@ static void test_child_args_round_trip(void **state)
 	assert_int_equal(child.async, 0);
 }
 
+/* Bad input of the open loop is refused by the options (exit 2). */
+static void test_latency_options(void **state)
+{
+	struct options o;
+	char err[512];
+	(void)state;
+	char *ok[] = { "bench", "--rate", "2000", "--time", "1.5", NULL };
+	assert_int_equal(options_parse(&o, 5, ok, 255, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(o.n, 3000);
+	assert_true(options_latency(&o));
+	char *gaps[] = { "bench", "--gap-us", "0,10,5000", NULL };
+	assert_int_equal(options_parse(&o, 3, gaps, 255, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(o.ngaps, 3);
+	assert_int_equal(o.gaps_us[2], 5000);
+	char *sweep[] = { "bench", "--sweep-rate", "100,max", NULL };
+	assert_int_equal(options_parse(&o, 3, sweep, 255, err, sizeof(err)), PARSE_OK);
+	assert_int_equal(o.nsweep, 2);
+	assert_true(o.sweep[1] == 0);
+	const char *bad[][6] = {
+		{ "bench", "--rate", "0" },
+		{ "bench", "--rate", "-1" },
+		{ "bench", "--rate", "1e99" },
+		{ "bench", "--rate", "nan" },
+		{ "bench", "--rate", "99999999" },
+		{ "bench", "--rate", "10", "--gap-us", "5" },
+		{ "bench", "--rate", "10", "--time", "0" },
+		{ "bench", "--time", "1" },
+		{ "bench", "--rate", "10", "--compare" },
+		{ "bench", "--rate", "10", "--anatomy" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int argc = 0;
+		while (argc < 6 && bad[i][argc])
+			argc++;
+		assert_int_equal(options_parse(&o, argc, (char **)bad[i], 255, err, sizeof(err)), PARSE_BAD);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_latency_options),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_seed_options),
 		cmocka_unit_test(test_bad_inputs),

@@ -1,7 +1,6 @@
-/* test_plugin.c — what the driver reads of a plugin library: the field list
- * of plugin_get_fields (real shapes: arguments, lists, types), resolving a
- * --field against it, the plugin event's layout byte for byte, and the API
- * version check. */
+/* test_fieldlist.c — what the driver reads of a plugin library's field list
+ * (plugin/fieldlist.c): the list of plugin_get_fields (real shapes:
+ * arguments, lists, types), and resolving a --field against it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,7 +11,6 @@
 
 #include <cmocka.h>
 
-#include "plugin/event.h"
 #include "plugin/fieldlist.h"
 #include "plugin/library.h"
 
@@ -111,84 +109,12 @@ static void test_field_resolution(void **state)
 	fieldlist_free(&l);
 }
 
-/* | ts 8 | tid 8 | len 4 | type 2 | nparams 4 | len 4 | len 4 | id 4 | data |,
- * little-endian on the machines cgocost runs on. */
-static void test_plugin_event_layout(void **state)
-{
-	unsigned char buf[64];
-	static const unsigned char want[] = {
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* ts: (uint64_t)-1 */
-		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* tid: (uint64_t)-1 */
-		41,   0,    0,	  0,				/* len: 26 + 8 + 4 + 3 */
-		0x42, 0x01,					/* type: 322 */
-		2,    0,    0,	  0,				/* nparams */
-		4,    0,    0,	  0,				/* len of the plugin id */
-		3,    0,    0,	  0,				/* len of the data */
-		0xe7, 0x03, 0,	  0,				/* plugin id 999 */
-		'a',  'b',  'c',				/* data */
-	};
-	(void)state;
-
-	assert_int_equal(PLUGIN_EVENT_OVERHEAD, 38);
-	assert_int_equal(plugin_event_build(buf, sizeof(buf), 999, "abc", 3), sizeof(want));
-	assert_memory_equal(buf, want, sizeof(want));
-	assert_int_equal(plugin_event_build(buf, 40, 999, "abc", 3), 0);
-}
-
-static void test_event_file(void **state)
-{
-	char path[] = "/tmp/cgocost-events-XXXXXX", err[256];
-	struct event_set s;
-	FILE *f;
-	int fd = mkstemp(path);
-	(void)state;
-
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs("first\n\nthird payload\n", f);
-	fclose(f);
-	assert_int_equal(event_set_load(&s, path, 7, err, sizeof(err)), 0);
-	assert_int_equal(s.n, 3);
-	assert_int_equal(s.payload_bytes, 5 + 0 + 13);
-	assert_memory_equal(s.events[2] + PLUGIN_EVENT_OVERHEAD, "third payload", 13);
-	event_set_free(&s);
-	f = fopen(path, "w");
-	fclose(f);
-	assert_int_equal(event_set_load(&s, path, 7, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "empty"));
-	remove(path);
-	assert_int_equal(event_set_load(&s, path, 7, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "cannot read"));
-}
-
-static void test_api_version_check(void **state)
-{
-	char err[256], newer[32];
-	(void)state;
-
-	assert_int_equal(api_version_check(plugin_api_header_version(), err, sizeof(err)), 0);
-	assert_int_equal(api_version_check("3.0.0", err, sizeof(err)), 0);
-	snprintf(newer, sizeof(newer), "3.%d.0", PLUGIN_API_VERSION_MINOR + 1);
-	assert_int_equal(api_version_check(newer, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, newer));
-	assert_non_null(strstr(err, plugin_api_header_version()));
-	assert_int_equal(api_version_check("2.0.0", err, sizeof(err)), -1);
-	assert_int_equal(api_version_check("4.0.0", err, sizeof(err)), -1);
-	assert_int_equal(api_version_check("three", err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "not a version"));
-	assert_int_equal(api_version_check(NULL, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, plugin_api_header_version()));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fields_parse_real_shapes),
 		cmocka_unit_test(test_fields_parse_rejects),
 		cmocka_unit_test(test_field_resolution),
-		cmocka_unit_test(test_plugin_event_layout),
-		cmocka_unit_test(test_event_file),
-		cmocka_unit_test(test_api_version_check),
 	};
-	return cmocka_run_group_tests_name("plugin", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("fieldlist", tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* test_analysis.c — statistics of synthetic documents with known answers,
- * the per-round ratios, and the Go benchmark lines. No timing. */
+ * and the per-round ratios (analyse/analysis.c). No timing. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +14,6 @@
 #include "analyse/analysis.h"
 #include "model/codec.h"
 #include "model_fixture.h"
-#include "report/gobench.h"
 
 static void test_launch_medians_are_the_samples(void **state)
 {
@@ -124,31 +123,6 @@ static void test_no_async_ratio_when_async_fell_back(void **state)
 	doc_free(&d);
 }
 
-static void test_gobench_lines(void **state)
-{
-	struct doc d;
-	double b[2] = { 50, 70 };
-	struct launch_rec *ls = calloc(2, sizeof(*ls));
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	(void)state;
-
-	fixture_doc(&d);
-	ls[0] = fixture_launch(60, 80, b, 2);
-	ls[1] = fixture_launch(61, 81, b, 2);
-	fixture_cell(&d, "archive", "async", ls, 2);
-	f = open_memstream(&buf, &len);
-	report_gobench(f, &d);
-	fclose(f);
-	assert_string_equal(
-		buf, "goos: linux\ngoarch: amd64\ncpu: Test CPU\npkg: cgocost\n"
-		     "BenchmarkExtract/lib=archive/mode=async/work=noop/p=1-2\t200\t60.00 ns/op\t80.00 cpu-ns/op\n"
-		     "BenchmarkExtract/lib=archive/mode=async/work=noop/p=1-2\t200\t61.00 ns/op\t81.00 cpu-ns/op\n");
-	free(buf);
-	doc_free(&d);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,7 +130,6 @@ int main(void)
 		cmocka_unit_test(test_single_launch_uses_batches_and_null_for_undefined),
 		cmocka_unit_test(test_ratios_per_round),
 		cmocka_unit_test(test_no_async_ratio_when_async_fell_back),
-		cmocka_unit_test(test_gobench_lines),
 	};
 	return cmocka_run_group_tests_name("analysis", tests, NULL, NULL);
 }

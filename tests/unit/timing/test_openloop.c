@@ -1,7 +1,7 @@
 /* Unit tests of the open loop: the schedule (even and Poisson gaps, the
  * seeded sequence, the achieved rate), latency from the due time on a
  * synthetic clock (a slow call pushes its successors' latencies up), and
- * the exact percentiles. Nothing here reads a real clock. */
+ * the open loop's options. Nothing here reads a real clock. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,55 +12,9 @@
 
 #include <cmocka.h>
 
-#include "cli/args.h"
 #include "model/options.h"
-#include "stats/latency.h"
 #include "timing/openloop.h"
 #include "timing/schedule.h"
-
-/* 1..100: the nearest-rank percentile q is the value ceil(100 q). */
-static void test_percentiles_exact(void **state)
-{
-	uint64_t x[100];
-	struct latency_summary s;
-	(void)state;
-	for (int i = 0; i < 100; i++)
-		x[i] = (uint64_t)(100 - i); /* unsorted on purpose */
-	latency_summarize(x, 100, &s);
-	assert_int_equal(s.n, 100);
-	assert_true(s.p50 == 50.0);
-	assert_true(s.p90 == 90.0);
-	assert_true(s.p99 == 99.0);
-	assert_true(s.p999 == 100.0);
-	assert_true(s.max == 100.0);
-	assert_true(s.mean == 50.5);
-	assert_int_equal(s.over_1ms, 0);
-}
-
-/* 1000 values, 0..999 ms: p99.9 is the 999th, 3 exceed 1 ms... and a
- * single sample is every percentile. */
-static void test_percentiles_thousand(void **state)
-{
-	uint64_t *x = malloc(1000 * sizeof(*x)), one = 7;
-	struct latency_summary s;
-	(void)state;
-	for (int i = 0; i < 1000; i++)
-		x[i] = (uint64_t)i * 1000; /* 0 .. 999 us */
-	x[0] = 5000000;			   /* one at 5 ms */
-	x[1] = 1000001;			   /* one just over 1 ms */
-	x[2] = 1000000;			   /* exactly 1 ms: not over */
-	latency_summarize(x, 1000, &s);
-	assert_int_equal(s.over_1ms, 2);
-	assert_true(s.max == 5000000.0);
-	assert_true(s.p999 == 1000001.0);
-	assert_true(latency_percentile_sorted(x, 1000, 0.5) == 502000.0);
-	latency_summarize(&one, 1, &s);
-	assert_true(s.p50 == 7.0 && s.p999 == 7.0 && s.max == 7.0 && s.mean == 7.0);
-	latency_summarize(NULL, 0, &s);
-	assert_true(isnan(s.p50) && isnan(s.max) && isnan(s.mean));
-	assert_true(isnan(latency_percentile_sorted(x, 1000, 0.0)));
-	free(x);
-}
 
 static void test_schedule_even(void **state)
 {
@@ -191,51 +145,12 @@ static void test_gap_loop(void **state)
 	assert_int_equal(r.end_ns, 100 + 1000 + 5000000 + 1000 + 100 + 1000 + 100);
 }
 
-/* Bad input of the open loop is refused by the options (exit 2). */
-static void test_options(void **state)
-{
-	struct options o;
-	char err[512];
-	(void)state;
-	char *ok[] = { "bench", "--rate", "2000", "--time", "1.5", NULL };
-	assert_int_equal(options_parse(&o, 5, ok, 255, err, sizeof(err)), PARSE_OK);
-	assert_int_equal(o.n, 3000);
-	assert_true(options_latency(&o));
-	char *gaps[] = { "bench", "--gap-us", "0,10,5000", NULL };
-	assert_int_equal(options_parse(&o, 3, gaps, 255, err, sizeof(err)), PARSE_OK);
-	assert_int_equal(o.ngaps, 3);
-	assert_int_equal(o.gaps_us[2], 5000);
-	char *sweep[] = { "bench", "--sweep-rate", "100,max", NULL };
-	assert_int_equal(options_parse(&o, 3, sweep, 255, err, sizeof(err)), PARSE_OK);
-	assert_int_equal(o.nsweep, 2);
-	assert_true(o.sweep[1] == 0);
-	const char *bad[][6] = {
-		{ "bench", "--rate", "0" },
-		{ "bench", "--rate", "-1" },
-		{ "bench", "--rate", "1e99" },
-		{ "bench", "--rate", "nan" },
-		{ "bench", "--rate", "99999999" },
-		{ "bench", "--rate", "10", "--gap-us", "5" },
-		{ "bench", "--rate", "10", "--time", "0" },
-		{ "bench", "--time", "1" },
-		{ "bench", "--rate", "10", "--compare" },
-		{ "bench", "--rate", "10", "--anatomy" },
-	};
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int argc = 0;
-		while (argc < 6 && bad[i][argc])
-			argc++;
-		assert_int_equal(options_parse(&o, argc, (char **)bad[i], 255, err, sizeof(err)), PARSE_BAD);
-	}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_percentiles_exact), cmocka_unit_test(test_percentiles_thousand),
-		cmocka_unit_test(test_schedule_even),	  cmocka_unit_test(test_schedule_poisson),
-		cmocka_unit_test(test_achieved_rate),	  cmocka_unit_test(test_latency_from_due_time),
-		cmocka_unit_test(test_gap_loop),	  cmocka_unit_test(test_options),
+		cmocka_unit_test(test_schedule_even), cmocka_unit_test(test_schedule_poisson),
+		cmocka_unit_test(test_achieved_rate), cmocka_unit_test(test_latency_from_due_time),
+		cmocka_unit_test(test_gap_loop),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,4 @@
-/* Unit tests of c/compare.c: the two-gate verdict on synthetic sample sets
+/* Unit tests of stats/change.c (and stats/shift.c beside it): the two-gate verdict on synthetic sample sets
  * with known answers, reproducible intervals, the report line. No timing. */
 #include <errno.h>
 #include <float.h>
