@@ -43,13 +43,20 @@ $$(BUILD)/obj/tests/unit/$(1)/%.o: tests/unit/$(1)/%.c $(if $(call go_free,$(1))
 $$(BUILD)/tests/$(1)/test_%: $$(BUILD)/obj/tests/unit/$(1)/test_%.o $(call unit_builtin,$(1)) $(call libs_upto,$(1)) $(call unit_go,$(1)) \
 		| $(filter $(BUILD)/tests/$(1)/fake_%,$(UNIT_HELPERS))
 	@mkdir -p $$(dir $$@)
-	$(call unit_compile,$(1)) -o $$@ $$< $(call unit_builtin,$(1)) $(call libs_upto,$(1)) $(call unit_go,$(1)) $$(LDLIBS) $$(CMOCKA_LIBS)
+	$(call unit_compile,$(1)) -o $$@ $$< $(call unit_builtin,$(1)) $$(UNIT_FIXTURE) $(call libs_upto,$(1)) $(call unit_go,$(1)) $$(LDLIBS) $$(CMOCKA_LIBS)
 
 $$(BUILD)/tests/$(1)/fake_%: $$(BUILD)/obj/tests/unit/$(1)/fake_%.o $(call libs_upto,$(1))
 	@mkdir -p $$(dir $$@)
 	$(call unit_compile,$(1)) -o $$@ $$< $(call libs_upto,$(1)) $$(LDLIBS)
 endef
 $(foreach l,$(UNIT_LAYERS),$(eval $(call UNIT_RULES,$(l))))
+
+# The one exception, named: a test may link a layer above its own as a
+# fixture. The plan's test makes its options as bench does, with cli's
+# parser and run-kind resolver, and reads a child's arguments back the way
+# the child does.
+$(BUILD)/tests/orchestrate/test_plan: UNIT_FIXTURE = $(BUILD)/lib/libcgocost_cli.a
+$(BUILD)/tests/orchestrate/test_plan: $(BUILD)/lib/libcgocost_cli.a
 
 -include $(UNIT_OBJS:.o=.d)
 

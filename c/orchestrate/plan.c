@@ -238,6 +238,11 @@ int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t er
 		child->ncells = 0;
 		return EXIT_OK;
 	}
+	if (child->ncells < v->ncells) { /* a cell of the first launch is missing */
+		snprintf(err, errlen, "%s: the mode in effect changed between launches (%s, then nothing)", v->exe,
+			 v->cells[child->ncells].name);
+		return EXIT_RUN_FAILED;
+	}
 	for (size_t k = 0; k < child->ncells; k++) {
 		struct cell_rec *mine = k < v->ncells ? &v->cells[k] : NULL, *c = &child->cells[k];
 		struct launch_rec *l;

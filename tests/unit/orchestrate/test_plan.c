@@ -707,6 +707,23 @@ static void test_merge_refuses_other_cells(void **state)
 	p.v[0] = v;
 	p.nv = 1;
 	plan_free(&p);
+
+	/* a cell fewer than the first launch made: its launches would no
+	 * longer be one a round */
+	variant(&v, "/b/bench");
+	child_doc(&child, more, 100);
+	assert_int_equal(plan_merge_launch(&v, &child, err, sizeof(err)), EXIT_OK);
+	doc_free(&child);
+	child_doc(&child, one, 100);
+	assert_int_equal(plan_merge_launch(&v, &child, err, sizeof(err)), EXIT_RUN_FAILED);
+	assert_string_equal(err,
+			    "/b/bench: the mode in effect changed between launches (" SHARED_CELL ", then nothing)");
+	assert_int_equal(v.cells[0].nlaunches, 1); /* nothing merged */
+	doc_free(&child);
+	memset(&p, 0, sizeof(p));
+	p.v[0] = v;
+	p.nv = 1;
+	plan_free(&p);
 }
 
 static void test_plan_document(void **state)
