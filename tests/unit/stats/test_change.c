@@ -1,4 +1,4 @@
-/* Unit tests of stats/change.c (and stats/shift.c beside it): the two-gate verdict on synthetic sample sets
+/* Unit tests of stats/change.c: the two-gate verdict on synthetic sample sets
  * with known answers, reproducible intervals, the report line. No timing. */
 #include <errno.h>
 #include <float.h>
@@ -357,23 +357,6 @@ static void test_shift_agrees_with_bootstrap(void **state)
 	free(big2);
 }
 
-/* The k-th pairwise difference, against brute force on small samples with
- * ties. */
-static void test_shift_kth_brute_force(void **state)
-{
-	(void)state;
-	double b[] = { 1, 2, 2, 5, 9 }, c[] = { 0, 2, 3, 3, 7, 8 }, d[30];
-	size_t k = 0;
-	for (size_t i = 0; i < 5; i++)
-		for (size_t j = 0; j < 6; j++)
-			d[k++] = c[j] - b[i];
-	stats_sort(d, 30);
-	for (size_t r = 1; r <= 30; r++)
-		assert_true(shift_kth_difference(b, 5, c, 6, (double)r) == d[r - 1]);
-	double lo, hi;
-	assert_int_equal(shift_interval(b, 1, c, 1, SHIFT_Z95, &lo, &hi), -1); /* too few */
-}
-
 static void test_sentences(void **state)
 {
 	(void)state;
@@ -443,7 +426,6 @@ int main(void)
 		cmocka_unit_test(test_bootstrap_coverage),
 		cmocka_unit_test(test_bootstrap_exact),
 		cmocka_unit_test(test_shift_agrees_with_bootstrap),
-		cmocka_unit_test(test_shift_kth_brute_force),
 		cmocka_unit_test(test_sentences),
 		cmocka_unit_test(test_format),
 	};
