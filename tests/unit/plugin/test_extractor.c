@@ -12,26 +12,7 @@
 #include "base/sysinfo.h"
 #include "plugin/extractor.h"
 
-/* The built-in mock, as the driver opens it, and one synthetic event. */
-static struct plugin_lib builtin;
-static struct event_set events;
-
-static int setup(void **state)
-{
-	char err[512];
-	(void)state;
-	if (library_open_builtin(&builtin, err, sizeof(err)) != 0)
-		return -1;
-	return event_set_synthetic(&events, 64, 999, err, sizeof(err));
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	event_set_free(&events);
-	library_close(&builtin);
-	return 0;
-}
+#include "builtin_fixture.h"
 
 static void test_check_catches_wrong_values(void **state)
 {
