@@ -152,6 +152,15 @@ func parseDocument(data []byte) (benchDoc, error) {
 	if *d.SchemaVersion != 1 && *d.SchemaVersion != 2 {
 		return d, fmt.Errorf("schema_version %d, this program reads 1 and 2", *d.SchemaVersion)
 	}
+	// --compare also measures the C plugin in bench-host (lib "loaded", no
+	// Go runtime): a reference of its own, not a cell of a toolchain.
+	var goCells []benchCell
+	for _, c := range d.Cells {
+		if c.Lib != "loaded" {
+			goCells = append(goCells, c)
+		}
+	}
+	d.Cells = goCells
 	seen := map[cellKey]bool{}
 	for i, c := range d.Cells {
 		k := cellKey{c.Lib, c.Mode.Requested}

@@ -124,6 +124,14 @@ func (r *matrixRun) toolchain(i int, tc string) error {
 	return nil
 }
 
+// compareArgs is the command line of one toolchain's measurement: launch
+// by launch, so that the matrix keeps its cells' launches and the floors of
+// each toolchain (a paired run measures no floors).
+func compareArgs(launches, n int) []string {
+	return []string{"--compare", "--interleave", "launches", "--floors", "--format", "json",
+		"--launches", fmt.Sprint(launches), "-n", fmt.Sprint(n)}
+}
+
 // buildAndMeasure builds with toolchain tc (Go version ver) into
 // build/<ver>/ and runs that build's `bench --compare`.
 func (r *matrixRun) buildAndMeasure(i int, tc, ver string) (measured, error) {
@@ -134,11 +142,7 @@ func (r *matrixRun) buildAndMeasure(i int, tc, ver string) (measured, error) {
 		return measured{}, err
 	}
 	exe := filepath.Join(r.root, buildDir, "bench")
-	// launch by launch: the matrix keeps its cells' launches and the floors
-	// of each toolchain (a paired run measures no floors)
-	argv := []string{"--compare", "--interleave", "launches", "--floors", "--format", "json",
-		"--launches", fmt.Sprint(r.launches), "-n", fmt.Sprint(r.n)}
-	doc, err := measure(exe, argv, filepath.Join(r.docDir, ver+".stderr"), r.prog, i, total, ver, r.launches)
+	doc, err := measure(exe, compareArgs(r.launches, r.n), filepath.Join(r.docDir, ver+".stderr"), r.prog, i, total, ver, r.launches)
 	if err == nil && doc.cell(cellKeys[0]).GoVersion != ver {
 		err = fmt.Errorf("%s reports %s, but %s built it", exe, doc.cell(cellKeys[0]).GoVersion, ver)
 	}

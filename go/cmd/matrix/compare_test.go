@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// The matrix reads what the current build's `bench --compare` writes, the
+// C plugin's cell included: the real command, as the matrix runs it, with
+// one launch of a few requests. (Its fixtures had drifted from the real
+// output once: make matrix failed on every toolchain.) It runs from `make
+// test-matrix`, which sets CGOCOST_ROOT, after `make all`.
+func TestReadsTheRealCompare(t *testing.T) {
+	root := os.Getenv("CGOCOST_ROOT")
+	if root == "" {
+		t.Skip("CGOCOST_ROOT unset: run through make test-matrix")
+	}
+	exe := filepath.Join(root, "build", "bench")
+	if _, err := os.Stat(exe); err != nil {
+		t.Fatalf("%s is not built (make all first): %v", exe, err)
+	}
+	cmd := exec.Command(exe, compareArgs(1, 2000)...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", exe, compareArgs(1, 2000), err)
+	}
+	d, err := parseDocument(out)
+	if err != nil {
+		t.Fatalf("the matrix cannot read the real --compare: %v", err)
+	}
+	for _, k := range cellKeys {
+		c := d.cell(k)
+		if c == nil || c.GoVersion == "" {
+			t.Errorf("cell %s: %+v", k, c)
+		}
+	}
+	if len(d.Cells) != len(cellKeys) {
+		t.Errorf("%d Go cells read, want %d", len(d.Cells), len(cellKeys))
+	}
+	if _, err := os.Stat(filepath.Join(root, "build", "bench-host")); err == nil {
+		var all struct{ Cells []benchCell }
+		if err := json.Unmarshal(out, &all); err != nil {
+			t.Fatal(err)
+		}
+		if len(all.Cells) != len(cellKeys)+1 {
+			t.Errorf("the document holds %d cells, want the four and the C plugin's", len(all.Cells))
+		}
+	}
+}
