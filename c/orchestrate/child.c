@@ -382,6 +382,10 @@ enum child_kind child_classify(int rc, int signo, const char *errout, char *why,
 		why[0] = '\0';
 		return CHILD_OK;
 	case EXIT_CHILD_BAD_INPUT:
+		if (msg[0] == '\0') { /* not a bench: bench always says what was bad */
+			snprintf(why, len, "exit %d (bad input) with no message", rc);
+			return CHILD_FAILED;
+		}
 		/* the child's message without its program name */
 		colon = strstr(msg, ": ");
 		snprintf(why, len, "%s", colon ? colon + 2 : msg);

@@ -96,6 +96,8 @@ static int fake(const char *what, int argc, char **argv)
 		say(2, "bench: --plugin x.so: cannot open shared object file\n");
 		return EXIT_CHILD_BAD_INPUT;
 	}
+	if (strcmp(what, "bad-input-silent") == 0)
+		return EXIT_CHILD_BAD_INPUT;
 	if (strcmp(what, "stalled") == 0) {
 		say(1, "{\"half\":");
 		say(2, "bench: warning: something first\nbench: caller 1 made no progress for 10 s\n");
@@ -231,6 +233,12 @@ static void test_child_statuses(void **state)
 	/* bad input: the child's message alone, the parent adds its hint */
 	assert_int_equal(launch("bad-input", &d, err, sizeof(err)), EXIT_BAD_INPUT);
 	assert_string_equal(err, "--plugin x.so: cannot open shared object file");
+	assert_int_equal(d.ncells, 0);
+
+	/* the bad-input status with no word: no bench ends so, a failed run
+	 * whose message names the launch, never an empty line */
+	assert_int_equal(launch("bad-input-silent", &d, err, sizeof(err)), EXIT_RUN_FAILED);
+	want_reason(err, "failed: ", "exit 5 (bad input) with no message");
 	assert_int_equal(d.ncells, 0);
 
 	/* a stall: its last word, the parent runs the launch again */
