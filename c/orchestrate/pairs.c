@@ -105,7 +105,7 @@ static int send_cmd(struct server *s, uint32_t op, uint64_t lead_in_ns)
 
 static int start(struct server *s, const struct options *o, int cpu, char *err, size_t errlen)
 {
-	char *argv[84], store[16384], blockns[32];
+	char *argv[PLAN_MAX_ARGS + 4], store[PLAN_ARGS_BYTES], blockns[32];
 	struct options co = *o;
 	int n, got;
 
@@ -114,7 +114,7 @@ static int start(struct server *s, const struct options *o, int cpu, char *err, 
 		co.ncpus = 1;
 		co.cpus[0] = cpu;
 	}
-	n = child_args(&co, s->v, argv, 80, store, sizeof(store));
+	n = child_args(&co, s->v, argv, PLAN_MAX_ARGS, store, sizeof(store));
 
 	/* -n given: that many calls a block; else as many as fill --block-ms */
 	snprintf(blockns, sizeof(blockns), "%llu", o->n_set ? 0ULL : (unsigned long long)llround(o->block_ms * 1e6));

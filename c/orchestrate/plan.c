@@ -101,6 +101,24 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 	return add_c_plugin(p, exe, err, errlen);
 }
 
+/* Every variant's launch must fit its argument list (a paired child's list
+ * has room for the --serve-blocks it adds): found before anything is
+ * measured, as bad input (a 100 KB --field or --plugin value). */
+static int check_args(const struct plan *p, const struct options *o, char *err, size_t errlen)
+{
+	char *argv[PLAN_MAX_ARGS], store[PLAN_ARGS_BYTES];
+
+	for (int i = 0; i < p->nv; i++)
+		if (child_args(o, &p->v[i], argv, PLAN_MAX_ARGS, store, sizeof(store)) < 0) {
+			snprintf(err, errlen,
+				 "arguments too long for a launch of %s: more than %d arguments or %d bytes (a shorter "
+				 "--plugin, --field or --events value)",
+				 p->v[i].exe, PLAN_MAX_ARGS, PLAN_ARGS_BYTES);
+			return -1;
+		}
+	return 0;
+}
+
 int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen)
 {
 	char self[PATH_MAX], other[PATH_MAX];
@@ -139,7 +157,7 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 		for (int i = p->nself; i < p->nv; i++)
 			p->v[i].base = 1;
 	}
-	return 0;
+	return check_args(p, o, err, errlen);
 }
 
 int child_args(const struct options *o, const struct variant *v, char **argv, int max, char *store, size_t storelen)
@@ -207,10 +225,10 @@ static void progress(int on, uint32_t done, uint32_t total, const struct variant
  * ended it) is run again, at most twice, and counted: it measured nothing. */
 static int launch_variant(struct variant *v, const struct options *o, struct doc *child, char *err, size_t errlen)
 {
-	char *argv[80], store[16384];
+	char *argv[PLAN_MAX_ARGS], store[PLAN_ARGS_BYTES];
 	int status;
 
-	if (child_args(o, v, argv, 80, store, sizeof(store)) < 0) {
+	if (child_args(o, v, argv, PLAN_MAX_ARGS, store, sizeof(store)) < 0) {
 		snprintf(err, errlen, "arguments too long for a launch");
 		return EXIT_RUN_FAILED;
 	}

@@ -16,6 +16,11 @@
 
 #include "model/model.h"
 
+/* A child launch's argument list: at most this many arguments, their text
+ * in at most this many bytes (plan_build checks every variant's). */
+#define PLAN_MAX_ARGS	80
+#define PLAN_ARGS_BYTES 16384
+
 struct variant {
 	char exe[PATH_MAX];
 	int async;

@@ -302,6 +302,7 @@ func TestBadPathsBeforeMeasuring(t *testing.T) {
 		{[]string{"--save-baseline", "/proc/cgocost.json"}, "cannot create a file in /proc"},
 		{[]string{"--launches", "1", "--save-baseline", tmp + "/"}, "is a directory"},
 		{[]string{"--allocators", "glibc,,jemalloc"}, "has an empty name"},
+		{[]string{"--plugin", strings.Repeat("a", 100000)}, "arguments too long for a launch of"},
 		{[]string{"--help=foo"}, "option --help takes no argument"},
 	} {
 		args := append([]string{"-n", "3000000", "--launches", "3"}, c.args...)
