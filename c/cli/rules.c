@@ -53,6 +53,15 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 			 "--repeat-load counts K loads: not with --launches, --against, baselines or --allocators");
 		return -1;
 	}
+	if ((o->interference || o->repeat_load) && (options_latency(o) || o->nsweep)) {
+		snprintf(err, errlen, "%s runs its own closed-loop launches: not with --rate, --gap-us or --sweep-rate",
+			 o->interference ? "--interference" : "--repeat-load");
+		return -1;
+	}
+	if (o->events && o->payload_size_set) {
+		snprintf(err, errlen, "--payload-size sizes the synthetic event: not with --events FILE");
+		return -1;
+	}
 	if (o->repeat_load && o->format != FORMAT_TEXT) {
 		snprintf(err, errlen, "--repeat-load reports text only");
 		return -1;
