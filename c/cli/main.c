@@ -5,6 +5,7 @@
  * is a row of cli/kinds.c, chosen once. Exit statuses: base/status.h. */
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,9 @@ static int run(int argc, char **argv)
 	memset(&base, 0, sizeof(base));
 	if (argc > 0 && argv[0])
 		prog = basename(argv[0]);
+	/* a file-size limit (ulimit -f) must fail a write with EFBIG, said and
+	 * cleaned up, not kill the process halfway through a save */
+	signal(SIGXFSZ, SIG_IGN);
 	if (stdout_closed || output_open(1) != 0) {
 		fprintf(stderr, "%s: stdout is closed: nothing could be reported\n", prog);
 		return EXIT_RUN_FAILED;

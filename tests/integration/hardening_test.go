@@ -346,6 +346,42 @@ func TestSaveBaselineKeepsDevicesAndFIFOs(t *testing.T) {
 	}
 }
 
+// A file-size limit (ulimit -f) fails the save and the report with a
+// message and exit 3; it never kills the driver (SIGXFSZ, exit 153) and
+// leaves no temporary file beside the baseline.
+func TestFileSizeLimitIsAFailedWrite(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	tmp := t.TempDir()
+	for _, c := range []struct {
+		limitKB int
+		args    string
+		want    string
+	}{
+		{8, "-n 2000 --save-baseline b.json > out.txt", "--save-baseline: b.json: cannot write temporary file: File too large"},
+		{2, "-n 2000 --format json > out.json", "cannot write the report to stdout: File too large"},
+	} {
+		cmd := exec.Command("bash", "-c", fmt.Sprintf(`ulimit -f %d; "$0" %s`, c.limitKB, c.args), bench)
+		cmd.Dir = tmp
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		code := -1
+		if cmd.ProcessState != nil {
+			code = cmd.ProcessState.ExitCode()
+		}
+		if code != 3 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("ulimit -f %d; bench %s: exit %d (%v), stderr %q; want exit 3 and %q", c.limitKB, c.args, code, err, errb.String(), c.want)
+		}
+	}
+	files, _ := os.ReadDir(tmp)
+	for _, f := range files {
+		if strings.HasPrefix(f.Name(), ".") || f.Name() == "b.json" {
+			t.Errorf("left behind: %s", f.Name())
+		}
+	}
+}
+
 // A save that fails after a multi-launch measurement keeps the report: the
 // directory disappears while the launches run.
 func TestFailedSaveKeepsTheReport(t *testing.T) {
