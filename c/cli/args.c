@@ -175,8 +175,32 @@ static const struct optdef *by_short(int c)
 	return NULL;
 }
 
-/* The message for what getopt_long did not take: an unknown option, or a
- * long option that takes no argument given one (--help=foo). */
+/* Whether the len bytes of name begin more than one long option (getopt_long
+ * refuses such a prefix): the message names two of them. */
+static int ambiguous(const char *name, size_t len, char *err, size_t errlen)
+{
+	const char *first = NULL;
+
+	for (size_t i = 0; len > 0 && i < OPT_COUNT; i++) {
+		const char *n = options_table[i].name;
+		if (n == NULL || strncmp(n, name, len) != 0)
+			continue;
+		if (strlen(n) == len)
+			return 0; /* an exact name is never ambiguous */
+		if (first == NULL) {
+			first = n;
+			continue;
+		}
+		snprintf(err, errlen, "option --%.*s is ambiguous: --%s, --%s, ...", (int)(len > 60 ? 60 : len), name,
+			 first, n);
+		return 1;
+	}
+	return 0;
+}
+
+/* The message for what getopt_long did not take: an unknown option, an
+ * ambiguous prefix, or a long option that takes no argument given one
+ * (--help=foo). */
 static void unknown(char **argv, int argc, char *err, size_t errlen)
 {
 	const char *arg = optind >= 1 && optind <= argc ? argv[optind - 1] : "";
@@ -192,6 +216,9 @@ static void unknown(char **argv, int argc, char *err, size_t errlen)
 				return;
 			}
 	}
+	if (strncmp(arg, "--", 2) == 0 &&
+	    ambiguous(arg + 2, eq ? (size_t)(eq - arg - 2) : strlen(arg + 2), err, errlen))
+		return;
 	if (strncmp(arg, "--", 2) == 0)
 		snprintf(err, errlen, "unknown option %.60s", arg);
 	else if (optopt > 0 && optopt < 256)

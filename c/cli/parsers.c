@@ -151,12 +151,15 @@ int parse_positive(const char *name, const char *s, double max, const char *unit
 			if (*c == '-' && c == s)
 				snprintf(err, errlen, "%s: '%s' is negative", name, s);
 			else
-				snprintf(err, errlen, "%s: '%s' is not a number", name, s);
+				snprintf(err, errlen,
+					 "%s: '%s' is not a plain decimal number (digits and one point, no exponent)",
+					 name, s);
 			return -1;
 		}
 	}
 	if (digits == 0 || digits > 30) {
-		snprintf(err, errlen, "%s: '%s' is not a number", name, s);
+		snprintf(err, errlen, "%s: '%s' is not a plain decimal number (digits and one point, no exponent)",
+			 name, s);
 		return -1;
 	}
 	v = strtod(s, NULL);

@@ -2,6 +2,7 @@
  * and what the run needs of the process checked before anything is
  * measured (bad input is found here, never after a measurement). */
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -49,11 +50,12 @@ static int check_paths(const struct options *o)
 
 	if (o->base == BASE_BUILD &&
 	    (stat(o->against, &st) != 0 || !S_ISREG(st.st_mode) || access(o->against, X_OK) != 0)) {
-		fprintf(stderr, "%s: --against: '%s' is not an executable file%s (see %s --help)\n", prog, o->against,
-			stat(o->against, &st) != 0 ? " (it does not exist)"
-			: S_ISDIR(st.st_mode)	   ? " (a directory)"
-						   : "",
-			prog);
+		int missing = stat(o->against, &st) != 0;
+		const char *why = !missing	    ? (S_ISDIR(st.st_mode) ? " (a directory)" : "")
+				  : errno == ENOENT ? " (it does not exist)"
+						    : NULL;
+		fprintf(stderr, "%s: --against: '%s' is not an executable file%s%s%s (see %s --help)\n", prog,
+			o->against, why ? why : " (", why ? "" : strerror(errno), why ? "" : ")", prog);
 		return EXIT_BAD_INPUT;
 	}
 	if (o->save_baseline && atomic_write_check(o->save_baseline, err, sizeof(err)) != 0) {

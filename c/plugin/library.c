@@ -2,6 +2,7 @@
 #include "plugin/library.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,13 @@ int library_open(struct plugin_lib *lib, const char *path, char *err, size_t err
 	memset(lib, 0, sizeof(*lib));
 	snprintf(lib->path, sizeof(lib->path), "%s", path);
 	label_of(path, lib->label, sizeof(lib->label));
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "--plugin %s: no such file", path);
+	if (stat(path, &st) != 0) {
+		snprintf(err, errlen, "--plugin %s: %s", path, errno == ENOENT ? "no such file" : strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "--plugin %s: not a regular file (%s)", path,
+			 S_ISDIR(st.st_mode) ? "a directory" : "a device, FIFO or socket");
 		return -1;
 	}
 	/* a path without a slash would make dlopen search the library path */

@@ -287,6 +287,9 @@ func TestBadPathsBeforeMeasuring(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	tmp := t.TempDir()
+	loop := filepath.Join(tmp, "loop")
+	os.Symlink(loop+"2", loop)
+	os.Symlink(loop, loop+"2")
 	notExe := filepath.Join(tmp, "script")
 	os.WriteFile(notExe, []byte("#!/bin/sh\n"), 0o644)
 	for _, c := range []struct {
@@ -296,6 +299,8 @@ func TestBadPathsBeforeMeasuring(t *testing.T) {
 		{[]string{"--against", tmp}, "is not an executable file (a directory)"},
 		{[]string{"--against", notExe}, "is not an executable file"},
 		{[]string{"--against", filepath.Join(tmp, "missing")}, "(it does not exist)"},
+		{[]string{"--against", loop}, "(Too many levels of symbolic links)"},
+		{[]string{"--plugin", tmp}, "not a regular file (a directory)"},
 		{[]string{"--save-baseline", ""}, "an empty file name"},
 		{[]string{"--save-baseline", "/nonexistent/dir/x.json"}, "No such file or directory"},
 		{[]string{"--save-baseline", tmp}, "is a directory"},

@@ -179,7 +179,7 @@ func TestPairedAgainst(t *testing.T) {
 	}{
 		{[]string{"--against", bench, "--time", "0"}, "--time: '0' must be more than 0"},
 		{[]string{"--against", bench, "--time", "-1"}, "is negative"},
-		{[]string{"--against", bench, "--time", "1e9"}, "is not a number"},
+		{[]string{"--against", bench, "--time", "1e9"}, "is not a plain decimal number (digits and one point, no exponent)"},
 		{[]string{"--against", bench, "--precision", "0"}, "must be more than 0"},
 		{[]string{"--against", bench, "--block-ms", "5000"}, "too large"},
 		{[]string{"--against", bench, "-r", "4"}, "a paired run's batches are its blocks"},
