@@ -208,6 +208,37 @@ static int builtin_open(struct session *s, const struct options *o, char *err, s
 	return EXIT_OK;
 }
 
+/* A library loaded twice (the same file again, or through a symlink) is one
+ * library with one handle table: the instances of all its loads count
+ * against its limit together (the SDK panics past it). Bad input, found
+ * before anything is measured. */
+static int shared_handles(const struct session *s, const struct options *o, char *err, size_t errlen)
+{
+	for (int i = 0; i < s->nlibs; i++) {
+		const struct plugin_lib *l = &s->libs[i].lib;
+		uint64_t live = 0;
+		int loads = 0;
+		for (int k = 0; k < s->nlibs; k++)
+			if (s->libs[k].lib.handle == l->handle) {
+				live += o->plugins;
+				loads++;
+			}
+		if (s->other && s->other->lib.handle == l->handle) {
+			live += 1; /* the idle or busy library's one instance */
+			loads++;
+		}
+		if (loads > 1 && live > (uint64_t)l->max_instances) {
+			snprintf(
+				err, errlen,
+				"-p %u: %s is loaded %d times, one library with one handle table: %llu live instances, "
+				"at most %d",
+				o->plugins, l->path, loads, (unsigned long long)live, l->max_instances);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen)
 {
 	int st;
@@ -236,6 +267,8 @@ int session_open(struct session *s, const struct options *o, char *err, size_t e
 		if (st != EXIT_OK)
 			return st;
 	}
+	if (shared_handles(s, o, err, errlen) != 0)
+		return EXIT_BAD_INPUT;
 	{
 		struct plugin_lib all[OPT_MAX_LIBS + 1];
 		int n = 0;

@@ -164,6 +164,7 @@ func TestPluginBadInput(t *testing.T) {
 	dir := buildDir(t)
 	host := filepath.Join(dir, "bench-host")
 	cmock := filepath.Join(dir, "libcmock.so")
+	mock := filepath.Join(dir, "libmock.so")
 	notPlugin := buildSharedLib(t, "notplugin", "int cgocost_not_a_plugin(void) { return 1; }\n")
 	oldAPI := buildSharedLib(t, "futureapi", fakePlugin("99.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`))
 	syscallOnly := buildSharedLib(t, "syscallonly", fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)+
@@ -187,6 +188,9 @@ func TestPluginBadInput(t *testing.T) {
 		{[]string{"--plugin", cmock, "--compare"}, "--compare"},
 		{[]string{"--plugin", syscallOnly, "--field", "x.val"}, "syscall events only"},
 		{[]string{}, "no built-in plugin: name one with --plugin"},
+		// one library loaded twice has one handle table (the SDK panicked)
+		{[]string{"--plugin", mock, "--plugin", mock, "-p", "200"}, "is loaded 2 times, one library with one handle table: 400 live instances, at most 255"},
+		{[]string{"--plugin", mock, "--idle", mock, "-p", "255"}, "256 live instances, at most 255"},
 	}
 	for _, c := range cases {
 		r := run(t, host, nil, append([]string{"-n", "1000"}, c.args...)...)
