@@ -243,6 +243,20 @@ static const char *input_kind(int fd, const struct stat *st)
 	return not_regular(st->st_mode);
 }
 
+const char *input_refusal(const char *path)
+{
+	struct stat st;
+	const char *kind = NULL;
+	int fd = path ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0)
+		kind = input_kind(fd, &st);
+	close(fd);
+	return kind;
+}
+
 int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen)
 {
 	*data = NULL;

@@ -33,4 +33,10 @@ int atomic_write_check(const char *path, char *err, size_t errlen);
  * one-line message naming path in err. */
 int read_whole_file(const char *path, char **data, size_t *len, size_t max, char *err, size_t errlen);
 
+/* What read_whole_file would refuse at path, said as it says it ("not a
+ * regular file (a device)"), found without reading or blocking; NULL when
+ * it is a regular file or a pipe someone writes to, or cannot be opened
+ * (the reader then says why). */
+const char *input_refusal(const char *path);
+
 #endif

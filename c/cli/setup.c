@@ -46,6 +46,7 @@ static const char *self_lib(const struct plugin_syms *b, int has_builtin)
 static int check_paths(const struct options *o)
 {
 	char err[PATH_MAX + 256];
+	const char *refused;
 	struct stat st;
 
 	if (o->base == BASE_BUILD &&
@@ -56,6 +57,10 @@ static int check_paths(const struct options *o)
 						    : NULL;
 		fprintf(stderr, "%s: --against: '%s' is not an executable file%s%s%s (see %s --help)\n", prog,
 			o->against, why ? why : " (", why ? "" : strerror(errno), why ? "" : ")", prog);
+		return EXIT_BAD_INPUT;
+	}
+	if (o->events && (refused = input_refusal(o->events)) != NULL) {
+		fprintf(stderr, "%s: --events %s: %s (see %s --help)\n", prog, o->events, refused, prog);
 		return EXIT_BAD_INPUT;
 	}
 	if (o->save_baseline && atomic_write_check(o->save_baseline, err, sizeof(err)) != 0) {

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/atomicfile.h"
+
 #include <plugin_api.h>
 
 _Static_assert(sizeof(ss_plugin_event) == 26, "the plugin API's event header is 26 packed bytes");
@@ -52,13 +54,18 @@ static int event_add(struct event_set *s, uint32_t plugin_id, const void *data, 
 
 int event_set_load(struct event_set *s, const char *path, uint32_t plugin_id, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
+	const char *refused = input_refusal(path); /* a FIFO or a device would block or never end */
+	FILE *f = refused ? NULL : fopen(path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
 	int rc = 0;
 
 	memset(s, 0, sizeof(*s));
+	if (refused) {
+		snprintf(err, errlen, "--events %s: %s", path, refused);
+		return -1;
+	}
 	if (f == NULL) {
 		snprintf(err, errlen, "--events %s: cannot read it: %s", path, strerror(errno));
 		return -1;

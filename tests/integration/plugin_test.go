@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -170,6 +171,10 @@ func TestPluginBadInput(t *testing.T) {
 	syscallOnly := buildSharedLib(t, "syscallonly", fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)+
 		`const char *plugin_get_extract_event_sources(void) { return "[\"syscall\"]"; }`+"\n")
 	empty := writeFile(t, "empty.txt", "")
+	fifo := filepath.Join(filepath.Dir(empty), "events.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	text := writeFile(t, "text.so", "not an ELF file\n")
 	cases := []struct {
 		args []string
@@ -182,6 +187,9 @@ func TestPluginBadInput(t *testing.T) {
 		{[]string{"--plugin", cmock, "--field", "mock.u46.0"}, "no such field (closest: mock.u64.0"},
 		{[]string{"--plugin", cmock, "--events", "/nonexistent/events"}, "--events /nonexistent/events: cannot read it"},
 		{[]string{"--plugin", cmock, "--events", empty}, "the file is empty"},
+		// refused at once, not after --stall-timeout as a hang
+		{[]string{"--plugin", cmock, "--events", "/dev/zero"}, "--events /dev/zero: not a regular file (a device)"},
+		{[]string{"--plugin", cmock, "--events", fifo}, "not a regular file (a named FIFO)"},
 		{[]string{"--plugin", cmock, "--payload-size", "99999999"}, "--payload-size: '99999999' is too large"},
 		{[]string{"--field", "mock.u64.0"}, "--field applies to a plugin library"},
 		{[]string{"--plugin", cmock, "-a"}, "-a: --plugin"},

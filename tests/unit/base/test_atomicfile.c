@@ -202,6 +202,31 @@ static void test_special_files_refused(void **state)
 	assert_int_equal(unlink(link), 0);
 }
 
+/* What a reader would refuse, said without reading or blocking. */
+static void test_input_refusal(void **state)
+{
+	(void)state;
+	char fifo[128], file[128], err[256] = "";
+	int fds[2];
+	in_dir(fifo, sizeof fifo, "in.fifo");
+	in_dir(file, sizeof file, "in.txt");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(atomic_write_file(file, "1\n", 2, err, sizeof err), 0);
+	assert_string_equal(input_refusal(fifo), "not a regular file (a named FIFO)");
+	assert_string_equal(input_refusal("/dev/zero"), "not a regular file (a device)");
+	assert_string_equal(input_refusal(dir), "not a regular file (a directory)");
+	assert_null(input_refusal(file));
+	assert_null(input_refusal("/nonexistent/file")); /* the reader says why */
+	assert_int_equal(pipe(fds), 0);
+	char anon[64];
+	snprintf(anon, sizeof anon, "/proc/self/fd/%d", fds[0]);
+	assert_null(input_refusal(anon)); /* a shell's <(cmd) */
+	close(fds[0]);
+	close(fds[1]);
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(unlink(file), 0);
+}
+
 /* The old file must survive a failure in the middle of writing: with a 16-byte
  * file-size limit (SIGXFSZ ignored) write() fails with EFBIG after a partial
  * write of the temporary file. */
@@ -341,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_read_large),
 		cmocka_unit_test(test_special_files_refused),
+		cmocka_unit_test(test_input_refusal),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
