@@ -90,6 +90,12 @@ int judge_parse(const char *text, size_t len, const char *name, double **out, si
 			snprintf(err, errlen, "%s: line %zu is not a positive finite number: '%s'", name, lineno, num);
 			goto bad;
 		}
+		if (!isnormal(v)) { /* its ratios and logs would lose all precision */
+			snprintf(err, errlen,
+				 "%s: line %zu is too small to compute with (subnormal, below 2.2e-308): '%s'", name,
+				 lineno, num);
+			goto bad;
+		}
 		if (push(&x, &n, &cap, v) != 0) {
 			snprintf(err, errlen, "out of memory");
 			goto bad;

@@ -23,8 +23,10 @@ int baseline_save(const char *path, const struct doc *d, char *err, size_t errle
 	return rc;
 }
 
-/* Every sample a comparison reads must be a positive number: a zero, a
- * negative or an undefined (null) one is a corrupt file, not a fast run. */
+/* Every sample a comparison reads must be a positive normal number: a zero,
+ * a negative, an undefined (null) or a subnormal one (below DBL_MIN: its
+ * ratios and logs lose their precision, which once hid a regression as
+ * "too few samples") is a corrupt file, not a fast run. */
 static int samples_ok(const double *x, size_t n, const char *path, const char *what, const char *name, char *err,
 		      size_t errlen)
 {
@@ -33,12 +35,14 @@ static int samples_ok(const double *x, size_t n, const char *path, const char *w
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!(isfinite(x[i]) && x[i] > 0)) {
+		if (!(isnormal(x[i]) && x[i] > 0)) {
 			snprintf(err, errlen, "%s: %s %s: samples[%zu] is %s, not a positive number", path, what, name,
 				 i,
-				 isnan(x[i]) ? "null"
-				 : x[i] == 0 ? "zero"
-					     : "negative");
+				 isnan(x[i])   ? "null"
+				 : x[i] == 0   ? "zero"
+				 : x[i] < 0    ? "negative"
+				 : isinf(x[i]) ? "infinite"
+					       : "subnormal (below 2.2e-308)");
 			return 0;
 		}
 	return 1;

@@ -119,6 +119,8 @@ static void test_judge_parse(void **state)
 	expect_parse_refused("5\n+5\n", "line 2");
 	expect_parse_refused("5\n0\n", "line 2 is not a positive finite number: '0'");
 	expect_parse_refused("5\n1e999\n", "line 2 is not a positive finite number");
+	/* a subnormal sample once made a verdict "too few samples", exit 0 */
+	expect_parse_refused("1e-320\n100\n101\n", "line 1 is too small to compute with (subnormal");
 	expect_parse_refused("5\n1e\n", "line 2");
 	expect_parse_refused("5\n5 6\n", "line 2");
 	expect_parse_refused("5\n.\n", "line 2");

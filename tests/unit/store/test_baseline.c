@@ -150,6 +150,7 @@ static void test_corrupt_truncated_foreign(void **state)
 		{ "\"samples\": [0, ", "samples[0] is zero" },
 		{ "\"samples\": [0.0, ", "samples[0] is zero" },
 		{ "\"samples\": [-3.5, ", "samples[0] is negative" },
+		{ "\"samples\": [1e-320, ", "samples[0] is subnormal (below 2.2e-308)" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		full = realloc(read_text(good), 1 << 22);
