@@ -125,6 +125,15 @@ static int check_machine(const struct options *o, struct machine *m)
 				prog, o->cpus[i], m->allowed_cpus, prog);
 			return EXIT_BAD_INPUT;
 		}
+	/* a paired block's caller runs alone on its CPU, every other thread of
+	 * its process (the async worker among them) on the others */
+	if (o->method == METHOD_PAIRED && m->allowed_cpus < 2) {
+		fprintf(stderr,
+			"%s: a paired run needs 2 CPUs (the caller alone on one, the other threads on the rest); this "
+			"process may use %d: allow more (taskset), or --interleave launches (see %s --help)\n",
+			prog, m->allowed_cpus, prog);
+		return EXIT_BAD_INPUT;
+	}
 	return EXIT_OK;
 }
 

@@ -299,3 +299,22 @@ func TestPairedCoordinatorLeavesNoProcess(t *testing.T) {
 		noneLeft(t, "child "+c.sig.String(), mark)
 	}
 }
+
+// A paired run with one allowed CPU is bad input found before any child
+// starts (it used to fail late, exit 3, after the first generation began);
+// launch by launch still runs there.
+func TestPairedNeedsTwoCPUs(t *testing.T) {
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	args := []string{"-c", "0", bench, "-n", "2000", "--against", bench, "--time", "2"}
+	r := runTimeout(t, time.Minute, "taskset", args...)
+	oneLine(t, r, 2, "a paired run needs 2 CPUs", args)
+	r = runTimeout(t, 2*time.Minute, "taskset", "-c", "0", bench, "-n", "2000", "--against", bench,
+		"--interleave", "launches", "--launches", "2")
+	if r.code != 0 {
+		t.Errorf("launch by launch on one CPU: exit %d: %s", r.code, r.stderr)
+	}
+}
