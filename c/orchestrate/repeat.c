@@ -20,30 +20,34 @@ static void keep_first(char *slot, size_t len, const char *why)
 		snprintf(slot, len, "%.*s", (int)(len - 1), why);
 }
 
-/* A finished load: its libraries (the first time) and load times. */
-static void take_load(struct repeat_rec *rr, const char *out, double *load_ns, size_t k)
+/* A finished load: its libraries (the first time) and load times. -1 when
+ * the child printed no document of a load: it exited 0 before the end (a
+ * library calling exit), which is no finished load. */
+static int take_load(struct repeat_rec *rr, const char *out, double *load_ns, size_t k)
 {
 	struct doc d;
 	char why[256];
 	const struct launch_rec *l;
 
 	if (doc_loads(&d, out, strlen(out), why, sizeof(why)) != 0)
-		return;
-	if (d.ncells && d.cells[0].nlaunches) {
-		l = &d.cells[0].launches[0];
-		rr->go_runtimes = l->go_runtimes;
-		if (rr->libraries == NULL && l->nlibraries) {
-			rr->libraries = calloc(l->nlibraries, sizeof(*rr->libraries));
-			if (rr->libraries) {
-				memcpy(rr->libraries, l->libraries, l->nlibraries * sizeof(*rr->libraries));
-				rr->nlibraries = l->nlibraries;
-			}
-		}
-		for (size_t i = 0; i < l->nlibraries && i < OPT_MAX_LIBS + 2; i++)
-			load_ns[i * OPT_MAX_REPEAT_LOAD + k] =
-				l->libraries[i].has_load ? (double)l->libraries[i].load_ns : -1;
+		return -1;
+	if (d.ncells == 0 || d.cells[0].nlaunches == 0) {
+		doc_free(&d);
+		return -1;
 	}
+	l = &d.cells[0].launches[0];
+	rr->go_runtimes = l->go_runtimes;
+	if (rr->libraries == NULL && l->nlibraries) {
+		rr->libraries = calloc(l->nlibraries, sizeof(*rr->libraries));
+		if (rr->libraries) {
+			memcpy(rr->libraries, l->libraries, l->nlibraries * sizeof(*rr->libraries));
+			rr->nlibraries = l->nlibraries;
+		}
+	}
+	for (size_t i = 0; i < l->nlibraries && i < OPT_MAX_LIBS + 2; i++)
+		load_ns[i * OPT_MAX_REPEAT_LOAD + k] = l->libraries[i].has_load ? (double)l->libraries[i].load_ns : -1;
 	doc_free(&d);
+	return 0;
 }
 
 /* Each library's load time: the median over the loads that finished. */
@@ -87,8 +91,14 @@ int repeat_load_run(const struct options *o, struct repeat_rec *rr, char *err, s
 		rr->loads++;
 		switch (kind) {
 		case CHILD_OK:
-			take_load(rr, c.output ? c.output : "", load_ns, rr->ok);
-			rr->ok++;
+			if (take_load(rr, c.output ? c.output : "", load_ns, rr->ok) == 0) {
+				rr->ok++;
+				break;
+			}
+			rr->failed++;
+			keep_first(rr->failure, sizeof(rr->failure),
+				   "exit 0 without the document of a finished load (the process ended early: "
+				   "a library calling exit?)");
 			break;
 		case CHILD_BAD_INPUT:
 			snprintf(err, errlen, "%s", why);

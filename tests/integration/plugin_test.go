@@ -148,6 +148,21 @@ func TestRepeatLoadCountsLoads(t *testing.T) {
 	}
 }
 
+// A library that ends its process with exit status 0 (here in its
+// constructor, when loaded) makes no finished load: the loads are counted
+// failed and the run exits 3 (it used to say "3 finished", exit 0).
+func TestRepeatLoadCountsAnEarlyExitAsFailed(t *testing.T) {
+	dir := buildDir(t)
+	quits := buildSharedLib(t, "quits", fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)+
+		"#include <unistd.h>\n__attribute__((constructor)) static void quit(void) { _exit(0); }\n")
+	r := run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", quits, "--field", "x.val", "-n", "200",
+		"--repeat-load", "3")
+	if r.code != 3 || !strings.Contains(r.stdout, "0 finished") || !strings.Contains(r.stdout, "3 failed") ||
+		!strings.Contains(r.stdout, "exit 0 without the document of a finished load") {
+		t.Fatalf("exit %d, want 3 with 0 finished and 3 failed named:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
 // A plugin that aborts in the middle of the timed batches: the launch ends
 // with exit 3 and says so; with several launches the run does not hang.
 func TestPluginCrashMidRun(t *testing.T) {
