@@ -105,7 +105,7 @@ void report_sweep_text(FILE *out, const struct doc *d)
 {
 	const struct options *o = &d->options;
 	double crossover = NAN, below_cpu = NAN;
-	int crossed = 0;
+	int crossed = 0, unjudged = 0, rows = 0;
 
 	fprintf(out,
 		"# rate sweep: sync and async at each rate, one fresh launch each, interleaved; latency from each request's due time\n");
@@ -127,6 +127,11 @@ void report_sweep_text(FILE *out, const struct doc *d)
 		fprintf(out, "# %-9s | %-36s | %-36s | %8.0f / %-8.0f | %llu / %llu\n", rate, sl, al,
 			s->latency.cpu_ns_per_event, a->latency.cpu_ns_per_event,
 			(unsigned long long)s->latency.s.over_1ms, (unsigned long long)a->latency.s.over_1ms);
+		rows++;
+		if (!cell_ran_as_asked(s) || !cell_ran_as_asked(a)) {
+			unjudged++; /* a mode that did not run is never compared */
+			continue;
+		}
 		if (o->sweep[k] > 0 && a->latency.s.p99 <= s->latency.s.p99) {
 			if (!crossed) {
 				crossover = o->sweep[k];
@@ -137,6 +142,13 @@ void report_sweep_text(FILE *out, const struct doc *d)
 			crossover = NAN;
 			below_cpu = a->latency.cpu_ns_per_event;
 		}
+	}
+	if (unjudged) {
+		fprintf(out,
+			"# crossover: not judged: at %d of %d rates a cell did not run in the mode asked (async fell back "
+			"to sync: see the warnings)\n",
+			unjudged, rows);
+		return;
 	}
 	if (!isnan(crossover))
 		fprintf(out,

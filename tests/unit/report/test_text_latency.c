@@ -75,6 +75,14 @@ static void test_sweep_crossover(void **state)
 	out = render(report_sweep_text, &d);
 	assert_non_null(strstr(out, "# crossover: none on this machine"));
 	free(out);
+	/* async fell back to sync at one rate (one CPU allowed): the sweep is
+	 * not judged at all, whatever the numbers say */
+	d.cells[5].latency.s.p99 = 2500;
+	snprintf(d.cells[5].in_effect, sizeof(d.cells[5].in_effect), "sync");
+	out = render(report_sweep_text, &d);
+	assert_non_null(strstr(out, "# crossover: not judged: at 1 of 4 rates a cell did not run in the mode asked"));
+	assert_null(strstr(out, "from 10000 requests/s up"));
+	free(out);
 	doc_free(&d);
 }
 
