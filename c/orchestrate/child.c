@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,9 +53,17 @@ static int temp_fd(void)
 /* In the child after fork: the protocol of child.h, then argv. from[i]
  * becomes fd to[i]; each is first moved above every target, so that no
  * dup2 closes a source still to come. */
+static size_t output_max = CHILD_OUTPUT_MAX;
+
+void child_output_limit(size_t bytes)
+{
+	output_max = bytes;
+}
+
 static void become(char *const argv[], pid_t parent, const int *from, const int *to, int n)
 {
 	int hi[4];
+	struct rlimit fsize = { output_max, output_max };
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -64,6 +73,9 @@ static void become(char *const argv[], pid_t parent, const int *from, const int 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+	/* its output files (CHILD_SERVER) cannot outgrow the cap either */
+	if (n == 4)
+		setrlimit(RLIMIT_FSIZE, &fsize);
 	for (int i = 0; i < n; i++)
 		if ((hi[i] = fcntl(from[i], F_DUPFD, 20)) < 0)
 			_exit(127);
@@ -220,6 +232,12 @@ static void collect(struct child *c, int timeout_ms)
 			if (buf_read(&b[i], fds[i].fd) <= 0) {
 				fds[i].fd = -1;
 				open_fds--;
+			} else if (b[i].len > output_max && !c->flooded) {
+				/* a child that would fill the parent's memory */
+				kill_group(c);
+				c->flooded = killed = 1;
+				fds[0].fd = fds[1].fd = -1;
+				open_fds = 0;
 			}
 		}
 	}
@@ -294,6 +312,10 @@ enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t why
 	if (c->io == CHILD_SERVER && c->output == NULL) {
 		c->output = slurp(c->out);
 		c->errors = slurp(c->err);
+	}
+	if (c->flooded) {
+		snprintf(why, whylen, "printed more than %zu bytes (the cap on a child's output): killed", output_max);
+		return CHILD_FAILED;
 	}
 	return child_classify(c->rc, c->signo, c->errors ? c->errors : "", why, whylen);
 }

@@ -21,6 +21,10 @@
  *   - it is reaped within a timeout where the caller gives one (its group
  *     is killed with SIGKILL when the timeout is over), and how it ended is
  *     classified from its exit status and stderr by child_classify;
+ *   - what it prints is capped (child_output_limit, 1 GiB by default): a
+ *     child past the cap on a pipe is killed and ends CHILD_FAILED, "printed
+ *     more than N bytes"; its output files are bounded the same way by a
+ *     file-size limit (RLIMIT_FSIZE) set in it before the exec;
  *   - no child outlives child_close. */
 #ifndef CGOCOST_ORCHESTRATE_CHILD_H
 #define CGOCOST_ORCHESTRATE_CHILD_H
@@ -42,6 +46,7 @@ struct child {
 	int cmd, reply;	       /* CHILD_SERVER: our ends of its fd 3 and fd 4; else -1 */
 	int rc, signo;	       /* once reaped: exit status 0..255 or -1; the signal that ended it, or 0 */
 	int timed_out;	       /* it outlived its timeout and was killed */
+	int flooded;	       /* it printed more than the cap and was killed */
 	char *output, *errors; /* once ended: its stdout and stderr, malloc'd, NUL-terminated; NULL if unreadable */
 };
 
@@ -55,6 +60,11 @@ enum child_kind {
 	CHILD_STALLED,	 /* its watchdog found a caller stuck (EXIT_STALLED) */
 	CHILD_FAILED	 /* any other exit, or it could not run */
 };
+
+/* The most a child may print on stdout or stderr (each), in bytes, for the
+ * children spawned from now on; CHILD_OUTPUT_MAX until set (tests set less). */
+#define CHILD_OUTPUT_MAX ((size_t)1 << 30)
+void child_output_limit(size_t bytes);
 
 /* A child not started: every descriptor closed, nothing to reap. */
 void child_init(struct child *c, int slot);

@@ -117,6 +117,9 @@ static int fake(const char *what)
 		spew(2, BIG_ERR, 'e');
 		return 0;
 	}
+	if (strcmp(what, "flood") == 0) /* like `yes`: until something stops it */
+		for (;;)
+			spew(1, 1 << 20, 'y');
 	if (strcmp(what, "serve") == 0)
 		return serve();
 	return 96;
@@ -275,6 +278,37 @@ static void test_big_output(void **state)
 	no_child_left(pid);
 }
 
+/* A child that never stops printing is killed at the cap, not read until
+ * the parent's memory is gone; with its output in files (a paired cell) the
+ * file-size limit set in it stops it at the same cap. */
+static void test_flood_is_capped(void **state)
+{
+	const size_t cap = 1 << 20;
+	char *argv[] = { self, (char *)"--fake", (char *)"flood", NULL }, err[256], why[600];
+	struct child c;
+	pid_t pid;
+
+	(void)state;
+	child_output_limit(cap);
+	assert_int_equal(run_fake(&c, "flood", -1, why, sizeof(why), &pid), CHILD_FAILED);
+	assert_string_equal(why, "printed more than 1048576 bytes (the cap on a child's output): killed");
+	assert_true(c.flooded);
+	assert_true(strlen(c.output) > cap && strlen(c.output) < 2 * cap + 65536);
+	child_close(&c);
+	no_child_left(pid);
+
+	child_init(&c, 0);
+	assert_int_equal(child_spawn(&c, CHILD_SERVER, argv, err, sizeof(err)), 0);
+	pid = c.pid;
+	assert_int_not_equal(child_end(&c, 10000, why, sizeof(why)), CHILD_OK);
+	assert_false(c.timed_out); /* it was stopped by the limit, not by the timeout */
+	assert_non_null(c.output);
+	assert_true(strlen(c.output) <= cap);
+	child_close(&c);
+	no_child_left(pid);
+	child_output_limit(CHILD_OUTPUT_MAX);
+}
+
 /* A program that cannot be executed: it says so and ends with 127. */
 static void test_cannot_run(void **state)
 {
@@ -339,6 +373,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_go_panic),
 		cmocka_unit_test(test_hang_is_killed_by_the_timeout),
 		cmocka_unit_test(test_big_output),
+		cmocka_unit_test(test_flood_is_capped),
 		cmocka_unit_test(test_cannot_run),
 		cmocka_unit_test(test_server_pipes),
 	};
