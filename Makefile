@@ -155,8 +155,18 @@ $(BUILD)/.modules: go.mod go.sum
 # A layer's objects and its archive. The Go-free layers' objects need
 # neither the SDK's include directory nor the module download; the others
 # wait for it (order-only: the download does not make them stale).
+#
+# An object older than $(DEP_STAMP) was compiled before objects wrote their
+# dependency files: with no .d it would not be rebuilt when a header
+# changes (and would be linked with a stale struct layout), so it is
+# rebuilt once.
+DEP_STAMP = $(BUILD)/.depfiles
+$(DEP_STAMP):
+	@mkdir -p $(dir $@)
+	@touch $@
+
 define LAYER_RULES
-$$(BUILD)/obj/$(1)/%.o: c/$(1)/%.c $(if $(call go_free,$(1)),,| $$(BUILD)/.modules)
+$$(BUILD)/obj/$(1)/%.o: c/$(1)/%.c $$(DEP_STAMP) $(if $(call go_free,$(1)),,| $$(BUILD)/.modules)
 	@mkdir -p $$(dir $$@)
 	$(if $(call go_free,$(1)),$$(COMPILE_GO_FREE),$$(COMPILE)) $$(DEPFLAGS) -c -o $$@ $$<
 

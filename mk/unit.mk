@@ -36,7 +36,7 @@ unit_builtin = $(if $(call go_free,$(1)),,$$(BUILTIN_MOCK_OBJ))
 unit_go = $(if $(call go_free,$(1)),,$$(BUILD)/libmock.a)
 
 define UNIT_RULES
-$$(BUILD)/obj/tests/unit/$(1)/%.o: tests/unit/$(1)/%.c $(if $(call go_free,$(1)),,| $$(BUILD)/.modules)
+$$(BUILD)/obj/tests/unit/$(1)/%.o: tests/unit/$(1)/%.c $$(DEP_STAMP) $(if $(call go_free,$(1)),,| $$(BUILD)/.modules)
 	@mkdir -p $$(dir $$@)
 	$(call unit_compile,$(1)) $$(DEPFLAGS) $$(CMOCKA_CFLAGS) $(call unit_includes,$(1)) -c -o $$@ $$<
 
