@@ -205,8 +205,20 @@ static int left_ms(int timeout_ms, uint64_t t0)
 	return spent >= (uint64_t)timeout_ms ? 0 : timeout_ms - (int)spent;
 }
 
+/* Whether the child itself has exited (not reaped yet: a zombie). */
+static int leader_exited(const struct child *c)
+{
+	siginfo_t info;
+
+	memset(&info, 0, sizeof(info));
+	return c->pid > 0 && waitid(P_PID, (id_t)c->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	       info.si_pid == c->pid;
+}
+
 /* Reads both pipes until they close; past timeout_ms the child's group is
- * killed, and what is still buffered read for at most a second more. */
+ * killed, and what is still buffered read for at most a second more. So is
+ * the group once the child itself has exited: what it left behind (a
+ * wrapper's `sleep 1000 &`) would hold the pipes open for ever. */
 static void collect(struct child *c, int timeout_ms)
 {
 	struct buf b[2] = { { 0 } };
@@ -215,15 +227,24 @@ static void collect(struct child *c, int timeout_ms)
 	uint64_t t0 = now_ns();
 
 	while (open_fds > 0) {
-		int n = poll(fds, 2, left_ms(timeout_ms, t0));
+		int left = left_ms(timeout_ms, t0);
+		int n = poll(fds, 2, left >= 0 && left < 100 ? left : 100);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0 || (n == 0 && killed))
+		if (n < 0)
 			break;
 		if (n == 0) {
-			kill_group(c);
-			c->timed_out = killed = 1;
-			timeout_ms = 1000, t0 = now_ns();
+			if (left_ms(timeout_ms, t0) == 0) {
+				if (killed)
+					break;
+				kill_group(c);
+				c->timed_out = killed = 1;
+				timeout_ms = 1000, t0 = now_ns();
+			} else if (!killed && leader_exited(c)) {
+				kill_group(c);
+				killed = 1;
+				timeout_ms = 1000, t0 = now_ns();
+			}
 			continue;
 		}
 		for (int i = 0; i < 2; i++) {
@@ -289,6 +310,8 @@ int child_reap(struct child *c, int timeout_ms)
 		while ((got = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 			;
 	}
+	if (got == c->pid)
+		kill(-got, SIGKILL); /* what it left in its group dies with it: no orphan */
 	interrupt_child_slot(c->slot, 0);
 	c->pid = 0;
 	c->rc = -1;

@@ -25,6 +25,9 @@
  *     child past the cap on a pipe is killed and ends CHILD_FAILED, "printed
  *     more than N bytes"; its output files are bounded the same way by a
  *     file-size limit (RLIMIT_FSIZE) set in it before the exec;
+ *   - what a child leaves in its group (a wrapper's background process)
+ *     is killed once the child has exited: it can neither hold the pipes
+ *     open nor outlive the run;
  *   - no child outlives child_close. */
 #ifndef CGOCOST_ORCHESTRATE_CHILD_H
 #define CGOCOST_ORCHESTRATE_CHILD_H

@@ -435,3 +435,35 @@ func TestCountAllocsWithAllocators(t *testing.T) {
 		t.Fatalf("%d cells with C allocation counts, want 4 (2 allocators x alloc, reuse)", n)
 	}
 }
+
+// An --against wrapper that leaves a process behind (`sleep … &`, then
+// exec bench) neither holds the run up (the background process keeps the
+// launch's stdout open) nor outlives it, launch by launch or paired.
+func TestAgainstWrapperLeavesNothing(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	marker := fmt.Sprintf("%d.25", 4000+os.Getpid()%1000)
+	wrapper := filepath.Join(t.TempDir(), "wrapper.sh")
+	script := fmt.Sprintf("#!/bin/sh\nsleep %s &\nexec %s \"$@\"\n", marker, bench)
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "2"},
+		{"-n", "2000", "--against", wrapper, "--time", "2"},
+	} {
+		start := time.Now()
+		r := runTimeout(t, 2*time.Minute, bench, args...)
+		if r.code != 0 && r.code != 1 {
+			t.Errorf("%v: exit %d: %s", args, r.code, r.stderr)
+		}
+		if d := time.Since(start); d > time.Minute {
+			t.Errorf("%v: took %v: the wrapper's background process held the run", args, d)
+		}
+		time.Sleep(200 * time.Millisecond)
+		if out, err := exec.Command("pgrep", "-f", "sleep "+marker).Output(); err == nil {
+			t.Errorf("%v: left behind: pids %s", args, strings.TrimSpace(string(out)))
+			exec.Command("pkill", "-f", "sleep "+marker).Run()
+		}
+	}
+}

@@ -117,6 +117,18 @@ static int fake(const char *what)
 		spew(2, BIG_ERR, 'e');
 		return 0;
 	}
+	if (strcmp(what, "leaves") == 0) {
+		/* a wrapper's `sleep 1000 &`: a grandchild holding stdout, the
+		 * child itself done */
+		pid_t g = fork();
+		char line[64];
+		if (g == 0)
+			for (;;)
+				pause();
+		snprintf(line, sizeof(line), "%d\n", (int)g);
+		say(1, line);
+		return 0;
+	}
 	if (strcmp(what, "flood") == 0) /* like `yes`: until something stops it */
 		for (;;)
 			spew(1, 1 << 20, 'y');
@@ -309,6 +321,28 @@ static void test_flood_is_capped(void **state)
 	child_output_limit(CHILD_OUTPUT_MAX);
 }
 
+/* A child that exits leaving a grandchild that holds its stdout: the run
+ * does not wait for the grandchild (no timeout is given), and the
+ * grandchild is killed, not left to init. */
+static void test_leftovers_are_killed(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid, grandchild;
+	int status;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "leaves", -1, why, sizeof(why), &pid), CHILD_OK);
+	assert_false(c.timed_out);
+	grandchild = (pid_t)atoi(c.output);
+	assert_true(grandchild > 0);
+	child_close(&c);
+	assert_int_equal(waitpid(grandchild, &status, 0), grandchild); /* this test is its subreaper */
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	no_child_left(pid);
+	no_child_left(grandchild);
+}
+
 /* A program that cannot be executed: it says so and ends with 127. */
 static void test_cannot_run(void **state)
 {
@@ -374,6 +408,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hang_is_killed_by_the_timeout),
 		cmocka_unit_test(test_big_output),
 		cmocka_unit_test(test_flood_is_capped),
+		cmocka_unit_test(test_leftovers_are_killed),
 		cmocka_unit_test(test_cannot_run),
 		cmocka_unit_test(test_server_pipes),
 	};
