@@ -1,6 +1,7 @@
 /* cli/kinds.c — one row per run kind (see cli.h), and the three steps that
  * read them: measure (by the run's method), analyse, report. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyse/analysis.h"
@@ -95,21 +96,28 @@ static int measure_plan(const struct options *o, const struct machine *m, struct
 {
 	char err[4096];
 	struct machine_rec mr;
-	struct plan plan;
 	struct paired_rec pr;
 	int status;
+	/* on the heap: 24 variants of two paths each are 200 KB, more than a
+	 * small stack (ulimit -s 256) holds */
+	struct plan *plan = calloc(1, sizeof(*plan));
 
-	if (plan_build(&plan, o, err, sizeof(err)) != 0) {
+	if (plan == NULL) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	if (plan_build(plan, o, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		free(plan);
 		return EXIT_BAD_INPUT;
 	}
 	memset(&pr, 0, sizeof(pr));
-	status = o->method == METHOD_PAIRED ? pairs_run(&plan, o, &pr, err, sizeof(err))
-					    : plan_run(&plan, o, err, sizeof(err));
+	status = o->method == METHOD_PAIRED ? pairs_run(plan, o, &pr, err, sizeof(err))
+					    : plan_run(plan, o, err, sizeof(err));
 	record_machine(&mr, m);
 	if (status == EXIT_OK &&
-	    (plan_document(&plan, 0, plan.nself, &mr, o, d) != 0 ||
-	     (o->base == BASE_BUILD && plan_document(&plan, plan.nself, plan.nv, &mr, o, base) != 0))) {
+	    (plan_document(plan, 0, plan->nself, &mr, o, d) != 0 ||
+	     (o->base == BASE_BUILD && plan_document(plan, plan->nself, plan->nv, &mr, o, base) != 0))) {
 		snprintf(err, sizeof(err), "out of memory");
 		status = EXIT_RUN_FAILED;
 	}
@@ -120,7 +128,8 @@ static int measure_plan(const struct options *o, const struct machine *m, struct
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 	else if (status != EXIT_OK)
 		fprintf(stderr, "%s: %s\n", prog, err);
-	plan_free(&plan);
+	plan_free(plan);
+	free(plan);
 	return status;
 }
 

@@ -467,3 +467,23 @@ func TestAgainstWrapperLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// A small stack (ulimit -s 256) runs every kind of run that plans child
+// launches: the plan (24 variants of two paths each, 200 KB) lived on the
+// stack and crashed the driver (SIGSEGV in plan_run). Not under ASan, whose
+// own stack frames are larger by design.
+func TestSmallStack(t *testing.T) {
+	if os.Getenv("CGOCOST_SANITIZER") != "" {
+		t.Skip("a sanitizer's frames need more stack")
+	}
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	for _, args := range []string{"-n 2000 --launches 2", "-n 2000 --compare --time 1", "-n 2000 --against \"$0\" --time 1"} {
+		cmd := exec.Command("bash", "-c", `ulimit -s 256; "$0" `+args+` > /dev/null`, bench)
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		if err := cmd.Run(); err != nil {
+			t.Errorf("ulimit -s 256; bench %s: %v: %s", args, err, errb.String())
+		}
+	}
+}
