@@ -44,18 +44,12 @@ const struct run_row *run_row(const struct options *o)
 	return &rows[o->kind];
 }
 
-/* A child launch's bad input gets no hint: its parent adds one. */
-static int is_child(const struct options *o)
-{
-	return o->kind == RUN_CHILD || o->kind == RUN_SERVE_BLOCKS;
-}
-
 static int measure_in_process(const struct options *o, const struct machine *m, struct doc *d)
 {
 	char err[4096];
 	int status = measure_here(o, m, d, err, sizeof(err));
 
-	if (status == EXIT_BAD_INPUT && !is_child(o))
+	if (status == EXIT_BAD_INPUT && !run_kind_is_child(o->kind)) /* the parent adds the hint */
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 	else if (status != EXIT_OK)
 		fprintf(stderr, "%s: %s\n", prog, err);

@@ -170,7 +170,7 @@ static int run(int argc, char **argv)
 		return finish(EXIT_OK, "the help");
 	if (status != EXIT_OK)
 		return status;
-	if (o.kind != RUN_CHILD && o.kind != RUN_SERVE_BLOCKS)
+	if (!run_kind_is_child(o.kind))
 		interrupt_install(prog);
 	if (o.kind == RUN_JUDGE)
 		return finish(judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, stdout, prog), "the verdict");

@@ -41,4 +41,12 @@ enum run_base {
 /* "single", "compare", ...: the kind's name, for messages and tests. */
 const char *run_kind_name(enum run_kind k);
 
+/* A launch of a parent (--emit-launch, with or without --serve-blocks): it
+ * prints its document for the parent, which interrupts it and adds the
+ * hints to its messages. */
+static inline int run_kind_is_child(enum run_kind k)
+{
+	return k == RUN_CHILD || k == RUN_SERVE_BLOCKS;
+}
+
 #endif

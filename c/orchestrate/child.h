@@ -69,6 +69,13 @@ enum child_kind {
 #define CHILD_OUTPUT_MAX ((size_t)1 << 30)
 void child_output_limit(size_t bytes);
 
+/* How a message says a child ended badly: "crashed" (a signal, a Go
+ * runtime's fatal error) or "failed" (anything else). */
+static inline const char *child_verb(enum child_kind k)
+{
+	return k == CHILD_CRASHED || k == CHILD_PANICKED ? "crashed" : "failed";
+}
+
 /* A child not started: every descriptor closed, nothing to reap. */
 void child_init(struct child *c, int slot);
 

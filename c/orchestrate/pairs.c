@@ -49,8 +49,7 @@ static int outcome(struct server *s, const char *what, int timeout_ms, int ended
 		return EXIT_BAD_INPUT;
 	}
 	snprintf(err, errlen, "paired launch of %s (%s) %s %s: %s", s->v->exe, s->v->async ? "async" : "sync",
-		 kind == CHILD_CRASHED || kind == CHILD_PANICKED ? "crashed" : "failed", what,
-		 kind == CHILD_OK ? "it ended without a word" : why);
+		 child_verb(kind), what, kind == CHILD_OK ? "it ended without a word" : why);
 	return EXIT_RUN_FAILED;
 }
 

@@ -320,7 +320,7 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
 			break;
 	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
-			    o->kind == RUN_CHILD || o->kind == RUN_SERVE_BLOCKS ? EXIT_STALLED : EXIT_RUN_FAILED);
+			    run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
 	sh->gate = started == sh->ncallers ? 1 : -1;
 	pthread_cond_broadcast(&sh->gate_cv);
