@@ -41,26 +41,34 @@ static const char *self_lib(const struct plugin_syms *b, int has_builtin)
 	return strcmp(exe, lib) == 0 ? "archive" : "shared";
 }
 
+/* Why path is no executable file, as the message's parenthesis ("" for a
+ * file that is not executable); NULL when it is one. */
+static const char *not_executable(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return " (it does not exist)";
+		snprintf(buf, len, " (%s)", strerror(errno));
+		return buf;
+	}
+	if (S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+		return NULL;
+	return S_ISDIR(st.st_mode) ? " (a directory)" : "";
+}
+
 /* The paths the run will use, checked before anything is measured: an
- * --against that can be run, a --save-baseline that can be written. */
+ * --against that can be run, a --save-baseline that can be written. (An
+ * --events file is refused by its loader, plugin/event.c, at once.) */
 static int check_paths(const struct options *o)
 {
 	char err[PATH_MAX + 256];
-	const char *refused;
-	struct stat st;
+	const char *why;
 
-	if (o->base == BASE_BUILD &&
-	    (stat(o->against, &st) != 0 || !S_ISREG(st.st_mode) || access(o->against, X_OK) != 0)) {
-		int missing = stat(o->against, &st) != 0;
-		const char *why = !missing	    ? (S_ISDIR(st.st_mode) ? " (a directory)" : "")
-				  : errno == ENOENT ? " (it does not exist)"
-						    : NULL;
-		fprintf(stderr, "%s: --against: '%s' is not an executable file%s%s%s (see %s --help)\n", prog,
-			o->against, why ? why : " (", why ? "" : strerror(errno), why ? "" : ")", prog);
-		return EXIT_BAD_INPUT;
-	}
-	if (o->events && (refused = input_refusal(o->events)) != NULL) {
-		fprintf(stderr, "%s: --events %s: %s (see %s --help)\n", prog, o->events, refused, prog);
+	if (o->base == BASE_BUILD && (why = not_executable(o->against, err, sizeof(err))) != NULL) {
+		fprintf(stderr, "%s: --against: '%s' is not an executable file%s (see %s --help)\n", prog, o->against,
+			why, prog);
 		return EXIT_BAD_INPUT;
 	}
 	if (o->save_baseline && atomic_write_check(o->save_baseline, err, sizeof(err)) != 0) {
