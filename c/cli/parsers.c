@@ -30,14 +30,8 @@ int parse_u64(const char *name, const char *s, uint64_t min, uint64_t max, uint6
 		snprintf(err, errlen, "%s: '%s' is too large", name, s);
 		return -1;
 	}
-	if (v < min) {
-		snprintf(err, errlen, "%s: '%s' must be at least %llu", name, s, (unsigned long long)min);
+	if (option_in_bounds(name, s, v, min, max, err, errlen) != 0)
 		return -1;
-	}
-	if (v > max) {
-		snprintf(err, errlen, "%s: '%s' is too large (at most %llu)", name, s, (unsigned long long)max);
-		return -1;
-	}
 	*out = v;
 	return 0;
 }

@@ -14,20 +14,14 @@ static int record_number(const struct optdef *d, struct options *o, json_int_t v
 {
 	uint64_t min = d->type == T_INSTANCES ? 1 : d->min;
 	uint64_t max = d->type == T_INSTANCES ? OPT_MAX_PLUGINS : d->max;
-	char name[40];
+	char name[40], shown[24];
 
 	option_name(d, name, sizeof(name));
 	if (d->has_set)
 		*option_set(o, d) = 1;
-	if ((uint64_t)v < min) {
-		snprintf(err, errlen, "%s: '%lld' must be at least %llu", name, (long long)v, (unsigned long long)min);
+	snprintf(shown, sizeof(shown), "%lld", (long long)v);
+	if (option_in_bounds(name, shown, (uint64_t)v, min, max, err, errlen) != 0)
 		return -1;
-	}
-	if ((uint64_t)v > max) {
-		snprintf(err, errlen, "%s: '%lld' is too large (at most %llu)", name, (long long)v,
-			 (unsigned long long)max);
-		return -1;
-	}
 	if (d->type == T_U64)
 		*(uint64_t *)option_field(o, d) = (uint64_t)v;
 	else

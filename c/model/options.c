@@ -144,6 +144,20 @@ int options_latency(const struct options *o)
 	return o->rate > 0 || o->ngaps > 0;
 }
 
+int option_in_bounds(const char *name, const char *shown, uint64_t v, uint64_t min, uint64_t max, char *err,
+		     size_t errlen)
+{
+	if (v < min) {
+		snprintf(err, errlen, "%s: '%s' must be at least %llu", name, shown, (unsigned long long)min);
+		return -1;
+	}
+	if (v > max) {
+		snprintf(err, errlen, "%s: '%s' is too large (at most %llu)", name, shown, (unsigned long long)max);
+		return -1;
+	}
+	return 0;
+}
+
 void option_name(const struct optdef *d, char *buf, size_t len)
 {
 	if (d->name)

@@ -202,6 +202,12 @@ static inline int option_cset(const struct options *o, const struct optdef *d)
 
 void options_defaults(struct options *o);
 
+/* A count within an option's bounds, for the command line and the JSON
+ * record alike: 0, or -1 with "NAME: 'SHOWN' must be at least MIN" or
+ * "... is too large (at most MAX)" in err (shown: the value as given). */
+int option_in_bounds(const char *name, const char *shown, uint64_t v, uint64_t min, uint64_t max, char *err,
+		     size_t errlen);
+
 /* "--name", or "-c" for a short option only: how messages name option d. */
 void option_name(const struct optdef *d, char *buf, size_t len);
 
