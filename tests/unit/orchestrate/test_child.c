@@ -48,6 +48,20 @@ static void spew(int fd, size_t n, char ch)
 			_exit(99);
 }
 
+/* A grandchild in the child's process group that sleeps for ever, holding
+ * the child's stdout and stderr; its pid is the child's first line. */
+static void grandchild(void)
+{
+	pid_t g = fork();
+	char line[64];
+
+	if (g == 0)
+		for (;;)
+			pause();
+	snprintf(line, sizeof(line), "%d\n", (int)g);
+	say(1, line);
+}
+
 /* An answer on fd 4 for each command on fd 3, as a paired cell gives. */
 static int serve(void)
 {
@@ -101,14 +115,7 @@ static int fake(const char *what)
 		return 2;
 	}
 	if (strcmp(what, "hang") == 0) {
-		/* a grandchild in the same group, holding the pipes open too */
-		pid_t g = fork();
-		char line[64];
-		if (g == 0)
-			for (;;)
-				pause();
-		snprintf(line, sizeof(line), "%d\n", (int)g);
-		say(1, line);
+		grandchild(); /* holding the pipes open too */
 		for (;;)
 			pause();
 	}
@@ -118,15 +125,7 @@ static int fake(const char *what)
 		return 0;
 	}
 	if (strcmp(what, "leaves") == 0) {
-		/* a wrapper's `sleep 1000 &`: a grandchild holding stdout, the
-		 * child itself done */
-		pid_t g = fork();
-		char line[64];
-		if (g == 0)
-			for (;;)
-				pause();
-		snprintf(line, sizeof(line), "%d\n", (int)g);
-		say(1, line);
+		grandchild(); /* a wrapper's `sleep 1000 &`; the child itself done */
 		return 0;
 	}
 	if (strcmp(what, "flood") == 0) /* like `yes`: until something stops it */
