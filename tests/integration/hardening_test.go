@@ -160,16 +160,23 @@ func TestSignalsLeaveNoProcess(t *testing.T) {
 	}
 }
 
+// makeFIFO makes a named FIFO nobody writes to, dir/name.
+func makeFIFO(t *testing.T, dir, name string) string {
+	t.Helper()
+	fifo := filepath.Join(dir, name)
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return fifo
+}
+
 // A named FIFO nobody writes to, a device or a directory is refused at
 // once; an anonymous pipe (a shell's <(cmd)) is read.
 func TestNonRegularInputFiles(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	tmp := t.TempDir()
-	fifo := filepath.Join(tmp, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fifo := makeFIFO(t, tmp, "fifo")
 	a := filepath.Join(tmp, "a.txt")
 	os.WriteFile(a, []byte("100\n101\n102\n"), 0o644)
 	cases := []struct {
@@ -323,10 +330,7 @@ func TestSaveBaselineKeepsDevicesAndFIFOs(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	tmp := t.TempDir()
-	fifo := filepath.Join(tmp, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fifo := makeFIFO(t, tmp, "fifo")
 	nodes := map[string]uint32{fifo: syscall.S_IFIFO}
 	dev := filepath.Join(tmp, "null")
 	if err := syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3); err == nil {

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -186,10 +185,7 @@ func TestPluginBadInput(t *testing.T) {
 	syscallOnly := buildSharedLib(t, "syscallonly", fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)+
 		`const char *plugin_get_extract_event_sources(void) { return "[\"syscall\"]"; }`+"\n")
 	empty := writeFile(t, "empty.txt", "")
-	fifo := filepath.Join(filepath.Dir(empty), "events.fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fifo := makeFIFO(t, filepath.Dir(empty), "events.fifo")
 	text := writeFile(t, "text.so", "not an ELF file\n")
 	cases := []struct {
 		args []string
