@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The plugin-library options: what needs --plugin, and what makes no sense
  * with it. */
@@ -73,6 +74,25 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 	return 0;
 }
 
+/* An open-loop caller allocates, before it starts, its schedule and a slot
+ * for every latency: OPEN_LOOP_BYTES a request. All callers' together must
+ * fit in this machine's memory, or the run would fail (or swap) late;
+ * refused up front instead. 1 when refused, with the message. */
+static int open_loop_unfit(const struct options *o, char *err, size_t errlen)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	double need = (double)o->n * (double)o->plugins * OPEN_LOOP_BYTES;
+	double have = pages > 0 && page > 0 ? (double)pages * (double)page : 0;
+
+	if (have <= 0 || need <= have)
+		return 0;
+	snprintf(err, errlen,
+		 "-n %llu with -p %u: an open-loop run stores a schedule entry and a latency for every request, "
+		 "%.1f GiB in all, more than this machine's %.1f GiB of memory",
+		 (unsigned long long)o->n, o->plugins, need / 1073741824.0, have / 1073741824.0);
+	return 1;
+}
+
 /* --rate, --gap-us, --time and --sweep-rate, against each other and the
  * rest; -n from --time. 0, or -1 with a message. */
 static int check_latency(struct options *o, char *err, size_t errlen)
@@ -129,6 +149,8 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 			 (unsigned long long)o->n, (unsigned long long)OPT_MAX_SCHEDULED);
 		return -1;
 	}
+	if (options_latency(o) && open_loop_unfit(o, err, errlen))
+		return -1;
 	if (options_latency(o) && !o->batches_set && o->batches > o->n)
 		o->batches = (uint32_t)o->n;
 	return 0;

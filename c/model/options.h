@@ -34,6 +34,9 @@
 #define OPT_MAX_RATE		     10000000.0		/* requests per second per plugin */
 #define OPT_MAX_TIME_S		     86400.0		/* --time: one day */
 #define OPT_MAX_SCHEDULED	     UINT64_C(20000000) /* stored latencies per plugin */
+/* an open-loop request holds 8 bytes of schedule and 8 of latency while it
+ * runs, then 8 + 8 as its latency is copied into the record */
+#define OPEN_LOOP_BYTES		     16
 #define OPT_MAX_GAP_US		     UINT64_C(10000000) /* --gap-us: 10 s */
 #define OPT_MAX_LIST		     16			/* --gap-us and --sweep-rate entries */
 #define OPT_SWEEP_TIME_S	     4.0		/* --sweep-rate: seconds per rate */

@@ -309,7 +309,12 @@ static void test_latency_options(void **state)
 	assert_int_equal(options_parse(&o, 3, sweep, 255, err, sizeof(err)), PARSE_OK);
 	assert_int_equal(o.nsweep, 2);
 	assert_true(o.sweep[1] == 0);
-	const char *bad[][6] = {
+	char *big[] = { "bench", "--rate", "1000", "-n", "20000000", NULL };
+	assert_int_equal(options_parse(&o, 5, big, 255, err, sizeof(err)), PARSE_OK);
+	char *huge[] = { "bench", "--rate", "1000", "-n", "20000000", "-p", "255", NULL };
+	assert_int_equal(options_parse(&o, 7, huge, 255, err, sizeof(err)), PARSE_BAD);
+	assert_non_null(strstr(err, "more than this machine's"));
+	const char *bad[][8] = {
 		{ "bench", "--rate", "0" },
 		{ "bench", "--rate", "-1" },
 		{ "bench", "--rate", "1e99" },
@@ -320,10 +325,13 @@ static void test_latency_options(void **state)
 		{ "bench", "--time", "1" },
 		{ "bench", "--rate", "10", "--compare" },
 		{ "bench", "--rate", "10", "--anatomy" },
+		/* 255 callers x 20M requests x 16 bytes: 76 GiB, more than any
+		 * machine this runs on; one caller's 320 MB is accepted above */
+		{ "bench", "--rate", "1000", "-n", "20000000", "-p", "255" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int argc = 0;
-		while (argc < 6 && bad[i][argc])
+		while (argc < 8 && bad[i][argc])
 			argc++;
 		assert_int_equal(options_parse(&o, argc, (char **)bad[i], 255, err, sizeof(err)), PARSE_BAD);
 	}
