@@ -383,6 +383,18 @@ static void last_line(const char *s, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
+/* Drops a trailing " (see PROG --help)" from a message. */
+static void drop_help_hint(char *s)
+{
+	size_t n = strlen(s);
+	char *open;
+
+	if (n < 7 || strcmp(s + n - 7, "--help)") != 0 || (open = strrchr(s, '(')) == NULL || open == s ||
+	    open[-1] != ' ' || strncmp(open, "(see ", 5) != 0)
+		return;
+	open[-1] = '\0';
+}
+
 /* The first lines of a Go runtime's fatal report ("panic: ...", "fatal
  * error: ..."), joined; "" when there is none. */
 static void go_fatal_lines(const char *s, char *buf, size_t len)
@@ -431,9 +443,11 @@ enum child_kind child_classify(int rc, int signo, const char *errout, char *why,
 			snprintf(why, len, "exit %d (bad input) with no message", rc);
 			return CHILD_FAILED;
 		}
-		/* the child's message without its program name */
+		/* the child's message without its program name, and without
+		 * its hint: the parent adds its own */
 		colon = strstr(msg, ": ");
 		snprintf(why, len, "%s", colon ? colon + 2 : msg);
+		drop_help_hint(why);
 		return CHILD_BAD_INPUT;
 	case EXIT_STALLED:
 		snprintf(why, len, "%s", msg[0] ? msg : "a caller stalled");

@@ -208,6 +208,24 @@ static void test_exit_statuses(void **state)
 	no_child_left(pid);
 }
 
+/* A child's bad-input message loses its program name and its hint (the
+ * parent adds its own: the hint came twice); a parenthesis that is no hint
+ * stays. */
+static void test_bad_input_message_without_its_hint(void **state)
+{
+	char why[600];
+
+	(void)state;
+	assert_int_equal(child_classify(EXIT_CHILD_BAD_INPUT, 0, "bench: unknown option --bogus (see bench --help)\n",
+					why, sizeof(why)),
+			 CHILD_BAD_INPUT);
+	assert_string_equal(why, "unknown option --bogus");
+	assert_int_equal(
+		child_classify(EXIT_CHILD_BAD_INPUT, 0, "bench: -p 9: too many (see the limit)\n", why, sizeof(why)),
+		CHILD_BAD_INPUT);
+	assert_string_equal(why, "-p 9: too many (see the limit)");
+}
+
 static void test_crash_by_signal(void **state)
 {
 	struct child c;
@@ -402,6 +420,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_zero_with_output),
 		cmocka_unit_test(test_exit_statuses),
+		cmocka_unit_test(test_bad_input_message_without_its_hint),
 		cmocka_unit_test(test_crash_by_signal),
 		cmocka_unit_test(test_go_panic),
 		cmocka_unit_test(test_hang_is_killed_by_the_timeout),
