@@ -422,7 +422,13 @@ enum child_kind child_classify(int rc, int signo, const char *errout, char *why,
 	last_line(errout ? errout : "", msg, sizeof(msg));
 	go_fatal_lines(errout ? errout : "", fatal, sizeof(fatal));
 	if (rc < 0 && signo == SIGALRM) {
-		snprintf(why, len, "hung while loading a plugin library (no progress for --stall-timeout)");
+		/* the child said where it hung ("bench: hung while loading
+		 * LIB, in plugin_init ..."), or it is an older build that did not */
+		colon = strstr(msg, ": hung while loading ");
+		if (colon)
+			snprintf(why, len, "%s", colon + 2);
+		else
+			snprintf(why, len, "hung while loading a plugin library (no progress for --stall-timeout)");
 		return CHILD_HUNG;
 	}
 	if (rc < 0 && signo) {

@@ -2,6 +2,7 @@
 #include "plugin/load.h"
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,24 @@
 #include "plugin/goruntime.h"
 
 static const char *const role_names[] = { "measured", "idle", "busy", "built-in" };
+
+/* Where the loading is, for a message when it hangs: string literals and
+ * a library path that lives as long as the options, read by a signal
+ * handler (session_open_step). */
+static const char *_Atomic step_call;
+static const char *_Atomic step_lib;
+
+static void step(const char *lib, const char *call)
+{
+	atomic_store(&step_lib, lib);
+	atomic_store(&step_call, call);
+}
+
+const char *session_open_step(const char **lib)
+{
+	*lib = atomic_load(&step_lib);
+	return atomic_load(&step_call);
+}
 
 /* The event source to extract from: the first the plugin names that is
  * not "syscall" (syscall events are out of scope), or "cgocost" when it
@@ -142,6 +161,7 @@ static int lib_start(struct lib_run *r, const struct options *o, char *err, size
 	char msg[1500];
 	int st;
 
+	step(r->lib.path, "plugin_init of its first instance");
 	if (extractor_open(&r->first, &r->pc, o->fields, msg, sizeof(msg)) != 0) {
 		snprintf(err, errlen, "--plugin %s: %s", r->lib.path, msg);
 		return EXIT_RUN_FAILED;
@@ -150,6 +170,7 @@ static int lib_start(struct lib_run *r, const struct options *o, char *err, size
 		extractor_close(&r->first);
 		return EXIT_BAD_INPUT;
 	}
+	step(r->lib.path, "the first extraction");
 	if ((st = extractor_extract(&r->first, 0)) != EXTRACT_OK) {
 		const char *e = r->lib.syms.get_last_error(r->first.s);
 		snprintf(err, errlen, "--plugin %s: the first extraction %s: %s", r->lib.path,
@@ -170,7 +191,11 @@ static int lib_load(struct lib_run *r, const char *path, enum lib_role role, con
 	r->role = role;
 	proc_rss_threads(&r->rss_before_kb, &r->threads_before);
 	t0 = now_ns();
-	if (library_open(&r->lib, path, err, errlen) != 0 || lib_check(r, o, err, errlen) != 0)
+	step(path, "dlopen, plugin_get_required_api_version or plugin_get_fields");
+	if (library_open(&r->lib, path, err, errlen) != 0)
+		return EXIT_BAD_INPUT;
+	step(path, "reading its --events or checking its fields");
+	if (lib_check(r, o, err, errlen) != 0)
 		return EXIT_BAD_INPUT;
 	goruntime_register(&r->lib.syms);
 	if ((st = lib_start(r, o, err, errlen)) != EXIT_OK)
@@ -179,9 +204,11 @@ static int lib_load(struct lib_run *r, const char *path, enum lib_role role, con
 	r->has_load = 1;
 	proc_rss_threads(&r->rss_after_kb, &r->threads_after);
 	if (role == ROLE_MEASURED) {
+		step(path, "plugin_destroy of its first instance");
 		extractor_close(&r->first);
 		r->has_first = 0;
 	}
+	step(path, "");
 	return EXIT_OK;
 }
 

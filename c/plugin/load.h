@@ -50,6 +50,11 @@ struct session {
 int session_open(struct session *s, const struct options *o, char *err, size_t errlen);
 void session_close(struct session *s);
 
+/* What session_open is calling now ("plugin_init of its first instance",
+ * ...) and of which library (*lib), for a message when it hangs; NULL or ""
+ * outside a library's load. Async-signal-safe. */
+const char *session_open_step(const char **lib);
+
 /* The records of the session's libraries (malloc'd array). */
 int session_records(const struct session *s, struct library_rec **recs, size_t *n);
 

@@ -1,6 +1,7 @@
 /* timing/measure.c — see measure.h. */
 #include "timing/measure.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,30 @@ static void say(char *err, size_t errlen, const char *msg)
 {
 	size_t used = strlen(err);
 	snprintf(err + used, errlen - used, "%s%s", used ? "\n" : "", msg);
+}
+
+static void put(const char *s)
+{
+	ssize_t w = write(STDERR_FILENO, s, strlen(s));
+	(void)w;
+}
+
+/* SIGALRM while the libraries load: says which call of which library hung
+ * (one line, the parent's classification reads it), then dies of the
+ * signal as before. */
+static void load_hung(int sig)
+{
+	const char *lib = NULL, *call = session_open_step(&lib);
+
+	put("bench: hung while loading ");
+	put(lib ? lib : "the plugin libraries");
+	if (call && *call) {
+		put(", in ");
+		put(call);
+	}
+	put(" (no progress for --stall-timeout)\n");
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 /* The two CPUs of the cache-line round trip: the first caller's CPU when
@@ -180,9 +205,11 @@ int measure_here(const struct options *o, const struct machine *m, struct doc *d
 	record_machine(&mr, m);
 	doc_begin(d, &mr, o);
 	/* a library that hangs while loading ends the launch (SIGALRM) */
+	signal(SIGALRM, load_hung);
 	alarm(o->stall_timeout_s);
 	status = session_open(&s, o, err, errlen);
 	alarm(0);
+	signal(SIGALRM, SIG_DFL);
 	if (status != EXIT_OK) {
 		session_close(&s);
 		return status;
