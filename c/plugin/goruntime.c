@@ -41,6 +41,14 @@ void (*goruntime_ref_start(void))(struct ref_handoff *)
 	return NULL;
 }
 
+int goruntime_can_dump(void)
+{
+	for (int i = 0; i < nruntimes; i++)
+		if (runtimes[i].goroutines)
+			return 1;
+	return 0;
+}
+
 int goruntime_stacks(char *buf, int n)
 {
 	for (int i = 0; i < nruntimes; i++)

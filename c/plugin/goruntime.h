@@ -21,5 +21,7 @@ void (*goruntime_raw_noop(void))(void);
 void (*goruntime_ref_start(void))(struct ref_handoff *);
 /* The goroutine stacks of the first runtime into buf; bytes written, or 0. */
 int goruntime_stacks(char *buf, int n);
+/* 1 when a runtime in reach can dump its goroutines (goruntime_stacks). */
+int goruntime_can_dump(void);
 
 #endif

@@ -319,7 +319,10 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 	for (; started < sh->ncallers; started++)
 		if (pthread_create(&threads[started], NULL, plugin_thread_main, &jobs[started]) != 0)
 			break;
+	/* the async hint only where an async worker was asked for */
 	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
+			    o->async ? " (a caller spinning on an async worker that is not scheduled looks like this)"
+				     : "",
 			    run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
 	sh->gate = started == sh->ncallers ? 1 : -1;

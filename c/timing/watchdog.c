@@ -16,6 +16,7 @@ struct watchdog {
 	uint32_t n;
 	uint64_t timeout_ns;
 	const char *const *phase_names;
+	const char *hint;
 	int exit_status;
 	_Atomic int stop;
 	pthread_t thread;
@@ -32,8 +33,10 @@ static void *dump_thread(void *arg)
 	return NULL;
 }
 
-/* Writes the Go runtime's goroutine stacks to a file in $TMPDIR (or /tmp),
- * if the runtime answers within 3 s; returns the path, or NULL. */
+/* Writes the Go runtime's goroutine stacks to a new file in $TMPDIR (or
+ * /tmp), if the runtime answers within 3 s; returns what to say of them:
+ * the file, or why there is none. The file is made by mkstemps (a fresh
+ * name, mode 0600, never through a symbolic link someone left there). */
 static const char *dump_goroutines(char *path, size_t len)
 {
 	pthread_t t;
@@ -41,19 +44,22 @@ static const char *dump_goroutines(char *path, size_t len)
 	int n = -1, fd;
 	const char *dir = getenv("TMPDIR");
 
-	if (pthread_create(&t, NULL, dump_thread, &n) != 0)
+	if (!goruntime_can_dump())
 		return NULL;
+	if (pthread_create(&t, NULL, dump_thread, &n) != 0)
+		return "none (no thread for the dump)";
 	clock_gettime(CLOCK_REALTIME, &until);
 	until.tv_sec += 3;
 	if (pthread_timedjoin_np(t, NULL, &until) != 0 || n <= 0)
-		return NULL;
-	snprintf(path, len, "%s/cgocost-stall-%d.txt", dir && *dir ? dir : "/tmp", (int)getpid());
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		return "none (the Go runtime did not answer within 3 s)";
+	snprintf(path, len, "%s/cgocost-stall-%d-XXXXXX.txt", dir && *dir ? dir : "/tmp", (int)getpid());
+	fd = mkstemps(path, 4);
 	if (fd < 0)
-		return NULL;
+		return "none (cannot create a file in $TMPDIR, else /tmp)";
 	if (write(fd, dump_buf, (size_t)n) != n) {
 		close(fd);
-		return NULL;
+		unlink(path);
+		return "none (cannot write the file in $TMPDIR, else /tmp)";
 	}
 	close(fd);
 	return path;
@@ -64,10 +70,9 @@ static void stalled(struct watchdog *w, uint32_t i, uint64_t idle_ns)
 	char path[4096];
 	const char *dump = dump_goroutines(path, sizeof(path));
 
-	fprintf(stderr,
-		"bench: plugin %u made no progress for %.0f s in %s (a caller spinning on an async worker that is not scheduled looks like this); goroutine stacks: %s; giving up (see --stall-timeout)\n",
-		i + 1, (double)idle_ns / 1e9, w->phase_names[atomic_load(&w->p[i].phase)],
-		dump ? dump : "the Go runtime did not answer");
+	fprintf(stderr, "bench: plugin %u made no progress for %.0f s in %s%s%s%s; giving up (see --stall-timeout)\n",
+		i + 1, (double)idle_ns / 1e9, w->phase_names[atomic_load(&w->p[i].phase)], w->hint,
+		dump ? "; goroutine stacks: " : "", dump ? dump : "");
 	_exit(w->exit_status);
 }
 
@@ -102,7 +107,7 @@ static void *watch(void *arg)
 }
 
 struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout_s, const char *const *phase_names,
-				int exit_status)
+				const char *hint, int exit_status)
 {
 	struct watchdog *w;
 
@@ -112,6 +117,7 @@ struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout
 				.n = n,
 				.timeout_ns = (uint64_t)timeout_s * 1000000000u,
 				.phase_names = phase_names,
+				.hint = hint ? hint : "",
 				.exit_status = exit_status };
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->cv, NULL);

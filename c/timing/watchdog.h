@@ -19,9 +19,12 @@ struct watchdog;
 
 /* Watches p[0..n): a caller whose at_ns is older than timeout_s plus its
  * slack ends the process with exit_status (after a message naming
- * phase_names[phase]). NULL when it could not start (or timeout_s is 0). */
+ * phase_names[phase], then hint, what such a stall usually is, and the
+ * file of the goroutine stacks when a Go runtime in reach can dump them,
+ * in $TMPDIR or else /tmp). NULL when it could not start (or timeout_s is
+ * 0). */
 struct watchdog *watchdog_start(struct progress *p, uint32_t n, uint32_t timeout_s, const char *const *phase_names,
-				int exit_status);
+				const char *hint, int exit_status);
 void watchdog_stop(struct watchdog *w);
 
 #endif

@@ -30,3 +30,49 @@ func TestLoadHangNamesTheCall(t *testing.T) {
 		}
 	}
 }
+
+// A C plugin whose extraction blocks after the load: the watchdog ends the
+// run, and its message names neither an async worker nor goroutine stacks
+// (there is no Go in the process); sync runs of the Go mock get no async
+// hint either. With -a the hint and the stack file (in $TMPDIR, a fresh
+// name) are there.
+func TestStallMessageFitsThePlugin(t *testing.T) {
+	dir := buildDir(t)
+	src := "#include <unistd.h>\nstatic int calls;\n" + fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)
+	from := "(void)s; (void)evt;"
+	if !strings.Contains(src, from) {
+		t.Fatalf("the fake plugin's source has no %q", from)
+	}
+	lib := buildSharedLib(t, "blocks", strings.Replace(src, from, from+" if (++calls > 1) for (;;) pause();", 1))
+	r := run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", lib, "--field", "x.val", "-n", "200",
+		"--warmup", "0", "--stall-timeout", "1")
+	if r.code != 3 || !strings.Contains(r.stderr, "made no progress for") {
+		t.Fatalf("exit %d, want 3 and the stall named:\n%s", r.code, r.stderr)
+	}
+	for _, word := range []string{"async", "goroutine", "Go runtime"} {
+		if strings.Contains(r.stderr, word) {
+			t.Errorf("a C plugin's stall mentions %q:\n%s", word, r.stderr)
+		}
+	}
+	tmp := t.TempDir()
+	for _, mode := range []string{"sync", "async"} {
+		args := []string{"-n", "10", "-r", "1", "--warmup", "0", "--extra-ns", "300000000", "--stall-timeout", "1"}
+		if mode == "async" {
+			args = append(args, "-a")
+		}
+		r := run(t, filepath.Join(dir, "bench"), []string{"TMPDIR=" + tmp}, args...)
+		if r.code != 3 || !strings.Contains(r.stderr, "made no progress for") {
+			t.Fatalf("%s: exit %d, want 3 and the stall named:\n%s", mode, r.code, r.stderr)
+		}
+		if hint := strings.Contains(r.stderr, "async worker"); hint != (mode == "async") {
+			t.Errorf("%s: the async hint is there: %v, want %v:\n%s", mode, hint, mode == "async", r.stderr)
+		}
+		if !strings.Contains(r.stderr, "goroutine stacks: "+tmp+"/cgocost-stall-") {
+			t.Errorf("%s: no stack file in $TMPDIR named:\n%s", mode, r.stderr)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(tmp, "cgocost-stall-*.txt"))
+	if len(files) != 2 {
+		t.Errorf("stack files in $TMPDIR: %v, want 2", files)
+	}
+}
