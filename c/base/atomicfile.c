@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -337,4 +338,29 @@ int read_whole_file(const char *path, char **data, size_t *len, size_t max, char
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+int input_keep_pipe(const char *path, char *kept, size_t keptlen, size_t max, char *err, size_t errlen)
+{
+	struct stat st;
+	char *data;
+	size_t len;
+	int fd;
+
+	if (path == NULL || stat(path, &st) != 0 || !S_ISFIFO(st.st_mode) || input_refusal(path) != NULL)
+		return 0; /* not a pipe: the reader reads it, or says why it cannot */
+	if (read_whole_file(path, &data, &len, max, err, errlen) != 0)
+		return -1;
+	/* no MFD_CLOEXEC: the child launches read it as /dev/fd/N */
+	fd = memfd_create("cgocost-input", 0);
+	if (fd < 0 || fd_write_all(fd, data, len) != 0) {
+		snprintf(err, errlen, "%s: cannot keep what the pipe held: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(data);
+		return -1;
+	}
+	free(data);
+	snprintf(kept, keptlen, "/dev/fd/%d", fd);
+	return 1;
 }

@@ -39,4 +39,12 @@ int read_whole_file(const char *path, char **data, size_t *len, size_t max, char
  * (the reader then says why). */
 const char *input_refusal(const char *path);
 
+/* A pipe can be read only once, and a run may read its input several times
+ * (a child launch each, a library each). When path is a pipe read_whole_file
+ * accepts, reads it whole (at most max bytes) into an anonymous in-memory
+ * file that child processes inherit, and writes that file's /dev/fd path to
+ * kept: 1. 0 when path is no pipe (kept untouched), -1 with a one-line
+ * message naming path in err. */
+int input_keep_pipe(const char *path, char *kept, size_t keptlen, size_t max, char *err, size_t errlen);
+
 #endif

@@ -26,6 +26,9 @@
 
 const char *prog = "bench";
 
+/* The largest --events input a pipe may bring (a file is read as it is). */
+#define EVENTS_MAX_BYTES ((size_t)1 << 30)
+
 /* "archive" or "shared": where the built-in plugin lives, this executable
  * or a library beside it; NULL without one. */
 static const char *self_lib(const struct plugin_syms *b, int has_builtin)
@@ -145,6 +148,24 @@ static int check_machine(const struct options *o, struct machine *m)
 	return EXIT_OK;
 }
 
+/* --events from a pipe (a shell's <(cmd)) is read once, here, into a file
+ * every launch and every library of the run can read again: the second
+ * launch used to find the pipe spent ("the file is empty"). */
+static int keep_events(struct options *o)
+{
+	static char kept[32];
+	char err[1024];
+	int k = o->events ? input_keep_pipe(o->events, kept, sizeof(kept), EVENTS_MAX_BYTES, err, sizeof(err)) : 0;
+
+	if (k < 0) {
+		fprintf(stderr, "%s: --events %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	}
+	if (k > 0)
+		o->events = kept;
+	return EXIT_OK;
+}
+
 /* A bad baseline is bad input, found before anything runs; so is one this
  * run could not be compared with. With the built-in plugin the run's cells
  * are known now; a --plugin run's are checked after the measurement. */
@@ -199,7 +220,7 @@ int setup(int argc, char **argv, struct options *o, struct machine *m, struct do
 		return EXIT_BAD_INPUT;
 	}
 	if ((rc = check_paths(o)) != EXIT_OK || (rc = preloads(o, argv)) != EXIT_OK ||
-	    (rc = check_machine(o, m)) != EXIT_OK)
+	    (rc = check_machine(o, m)) != EXIT_OK || (rc = keep_events(o)) != EXIT_OK)
 		return rc;
 	return load_baseline(o, o->nlibs == 0 ? self_lib(&builtin, has_builtin) : NULL, base);
 }

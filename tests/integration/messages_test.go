@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"encoding/json"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,5 +76,50 @@ func TestStallMessageFitsThePlugin(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(tmp, "cgocost-stall-*.txt"))
 	if len(files) != 2 {
 		t.Errorf("stack files in $TMPDIR: %v, want 2", files)
+	}
+}
+
+// --events from a pipe (<(cmd)) is read once by the parent: every launch
+// and every library of one process reads all of it (the second launch, or
+// the second library, used to find the pipe spent: "the file is empty",
+// exit 2).
+func TestEventsFromAPipeReadOnce(t *testing.T) {
+	dir := buildDir(t)
+	host := filepath.Join(dir, "bench-host")
+	cmock := filepath.Join(dir, "libcmock.so")
+	for _, c := range []struct {
+		args           string
+		launches, libs int
+	}{
+		{"--plugin " + cmock + " --launches 2", 2, 1},
+		{"--plugin " + cmock + " --plugin " + cmock, 1, 2},
+	} {
+		cmd := exec.Command("bash", "-c", host+" -n 500 -r 2 --format json --events <(seq 1 7) "+c.args)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.args, err, stderr.String())
+		}
+		var d struct {
+			Cells []struct {
+				Launches []struct {
+					Libraries []struct {
+						Role string `json:"role"`
+					} `json:"libraries"`
+				} `json:"launches"`
+			} `json:"cells"`
+		}
+		if err := json.Unmarshal(out, &d); err != nil || len(d.Cells) != 1 {
+			t.Fatalf("%s: %v, %d cells\n%s", c.args, err, len(d.Cells), out)
+		}
+		if got := len(d.Cells[0].Launches); got != c.launches {
+			t.Errorf("%s: %d launches, want %d", c.args, got, c.launches)
+		}
+		for _, l := range d.Cells[0].Launches {
+			if len(l.Libraries) != c.libs {
+				t.Errorf("%s: %d libraries in a launch, want %d", c.args, len(l.Libraries), c.libs)
+			}
+		}
 	}
 }

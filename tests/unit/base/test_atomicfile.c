@@ -227,6 +227,49 @@ static void test_input_refusal(void **state)
 	assert_int_equal(unlink(file), 0);
 }
 
+/* A pipe is read once into a file that can be read again (each launch and
+ * each library reads --events); a regular file and a named FIFO are left as
+ * they are. */
+static void test_pipe_is_kept(void **state)
+{
+	(void)state;
+	char fifo[128], file[128], anon[64], kept[32] = "", err[256] = "", *data;
+	size_t len;
+	int fds[2];
+
+	in_dir(fifo, sizeof fifo, "keep.fifo");
+	in_dir(file, sizeof file, "keep.txt");
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(atomic_write_file(file, "1\n", 2, err, sizeof err), 0);
+	assert_int_equal(input_keep_pipe(file, kept, sizeof kept, 1024, err, sizeof err), 0);
+	assert_int_equal(input_keep_pipe(fifo, kept, sizeof kept, 1024, err, sizeof err), 0);
+	assert_string_equal(kept, "");
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "a\nbb\n", 5), 5);
+	close(fds[1]);
+	snprintf(anon, sizeof anon, "/proc/self/fd/%d", fds[0]);
+	assert_int_equal(input_keep_pipe(anon, kept, sizeof kept, 1024, err, sizeof err), 1);
+	close(fds[0]);
+	assert_int_equal(strncmp(kept, "/dev/fd/", 8), 0);
+	for (int twice = 0; twice < 2; twice++) {
+		assert_int_equal(read_whole_file(kept, &data, &len, 1024, err, sizeof err), 0);
+		assert_int_equal(len, 5);
+		assert_memory_equal(data, "a\nbb\n", 5);
+		free(data);
+	}
+	close(atoi(kept + 8));
+	/* more than max: refused, named */
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(write(fds[1], "0123456789", 10), 10);
+	close(fds[1]);
+	snprintf(anon, sizeof anon, "/proc/self/fd/%d", fds[0]);
+	assert_int_equal(input_keep_pipe(anon, kept, sizeof kept, 4, err, sizeof err), -1);
+	assert_non_null(strstr(err, "larger than 4 bytes"));
+	close(fds[0]);
+	assert_int_equal(unlink(fifo), 0);
+	assert_int_equal(unlink(file), 0);
+}
+
 /* The old file must survive a failure in the middle of writing: with a 16-byte
  * file-size limit (SIGXFSZ ignored) write() fails with EFBIG after a partial
  * write of the temporary file. */
@@ -360,6 +403,7 @@ int main(void)
 	umask(022);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_pipe_is_kept),
 		cmocka_unit_test(test_missing_directory),
 		cmocka_unit_test(test_path_is_directory),
 		cmocka_unit_test(test_failed_write_keeps_old_file),
