@@ -100,7 +100,7 @@ C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(
 PLUGIN_LIBS := $(BUILD)/libcmock.so $(BUILD)/libmock-b.so
 EXES := $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-host $(BUILD)/bench-minimal $(PLUGIN_LIBS)
 
-PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/mock/*.go) go.mod go.sum
+PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/*.c plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
 
 .DEFAULT_GOAL := all

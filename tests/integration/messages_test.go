@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -120,6 +121,40 @@ func TestEventsFromAPipeReadOnce(t *testing.T) {
 			if len(l.Libraries) != c.libs {
 				t.Errorf("%s: %d libraries in a launch, want %d", c.args, len(l.Libraries), c.libs)
 			}
+		}
+	}
+}
+
+// An address-space limit too small for the Go runtime to start is said in
+// one line, exit 2, before the runtime's 17-line fatal error; from a
+// --plugin child it is the launch's failure, one line, exit 3.
+func TestAddressSpaceLimitInOneLine(t *testing.T) {
+	if os.Getenv("CGOCOST_SANITIZER") == "address" {
+		t.Skip("ASan reserves terabytes of address space itself")
+	}
+	dir := buildDir(t)
+	for _, c := range []struct {
+		cmd  string
+		code int
+	}{
+		{filepath.Join(dir, "bench") + " -n 100", 2},
+		{filepath.Join(dir, "bench-shared") + " -n 100", 2},
+		{filepath.Join(dir, "bench-host") + " --plugin " + filepath.Join(dir, "libmock.so") + " -n 100", 3},
+	} {
+		cmd := exec.Command("bash", "-c", "ulimit -v 300000 && exec "+c.cmd)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := -1
+		if e, ok := err.(*exec.ExitError); ok {
+			code = e.ExitCode()
+		}
+		lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+		if code != c.code || len(lines) != 1 || !strings.Contains(lines[0], "ulimit -v allows 292 MiB") {
+			t.Errorf("%s: exit %d (want %d), stderr:\n%s", c.cmd, code, c.code, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%s: measured something under a limit it cannot run in: %q", c.cmd, stdout.String())
 		}
 	}
 }
