@@ -94,7 +94,7 @@ go_free = $(filter $(1),$(GO_FREE_LAYERS))
 DRIVER_SRCS := $(foreach l,$(C_LAYERS),$(call layer_srcs,$(l)))
 DRIVER_HDRS := $(foreach l,$(C_LAYERS),$(wildcard c/$(l)/*.h))
 DRIVER_OBJS := $(patsubst c/%.c,$(BUILD)/obj/%.o,$(DRIVER_SRCS))
-C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch] tests/unit/*/*.[ch]) $(wildcard plugin-c/*.[ch]) $(wildcard tests/fuzz/*.c)
+C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(wildcard tests/unit/*.[ch] tests/unit/*/*.[ch]) $(wildcard plugin-c/*.[ch] plugin-mock/*.c) $(wildcard tests/fuzz/*.c)
 
 # The executables and libraries every test and measurement needs.
 PLUGIN_LIBS := $(BUILD)/libcmock.so $(BUILD)/libmock-b.so
