@@ -131,6 +131,37 @@ static void cell_totals(const struct cell_rec *c, struct cell_stats *s)
 	s->c_frees_per_iteration = counted ? cf / requests : NAN;
 }
 
+/* The spread of a cell's floors: the fastest and slowest batch over its
+ * launches; the wake-ups and the rejected attempts, summed. */
+static void cell_floor_spreads(const struct cell_rec *c, struct floors_rec *f)
+{
+	f->has_spread = 1;
+	f->ref_wakeups = f->ref_dropped_batches = 0;
+	f->nrejected = 0;
+	f->spread_batches = c->launches[0].floors.spread_batches;
+	for (int k = 0; k < FLOOR_KINDS; k++)
+		f->spread[k] = (struct floor_spread){ NAN, NAN };
+	for (size_t i = 0; i < c->nlaunches; i++) {
+		const struct floors_rec *l = &c->launches[i].floors;
+		if (!l->has_spread) {
+			f->has_spread = 0;
+			f->ref_wakeups = f->ref_dropped_batches = -1;
+			return;
+		}
+		for (int k = 0; k < FLOOR_KINDS; k++) {
+			if (isnan(f->spread[k].min_ns) || l->spread[k].min_ns < f->spread[k].min_ns)
+				f->spread[k].min_ns = l->spread[k].min_ns;
+			if (isnan(f->spread[k].max_ns) || l->spread[k].max_ns > f->spread[k].max_ns)
+				f->spread[k].max_ns = l->spread[k].max_ns;
+		}
+		f->ref_wakeups = f->ref_wakeups < 0 || l->ref_wakeups < 0 ? -1 : f->ref_wakeups + l->ref_wakeups;
+		f->ref_dropped_batches = f->ref_dropped_batches < 0 || l->ref_dropped_batches < 0
+						 ? -1
+						 : f->ref_dropped_batches + l->ref_dropped_batches;
+		f->nrejected += l->nrejected;
+	}
+}
+
 static void cell_floors(const struct cell_rec *c, struct cell_stats *s)
 {
 	s->has_floors = c->launches[0].has_floors;
@@ -146,6 +177,7 @@ static void cell_floors(const struct cell_rec *c, struct cell_stats *s)
 	s->floors.ref_wake_ns = launches_median(c, AT(floors.ref_wake_ns));
 	s->floors.handoff_cpus[0] = c->launches[0].floors.handoff_cpus[0];
 	s->floors.handoff_cpus[1] = c->launches[0].floors.handoff_cpus[1];
+	cell_floor_spreads(c, &s->floors);
 }
 
 static int analyse_cell(const struct doc *d, struct cell_rec *c, char *err, size_t errlen)

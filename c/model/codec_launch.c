@@ -5,6 +5,7 @@
 #include "model/codec_launch.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static void machine_fields(struct obj *o, void *rec)
@@ -52,6 +53,98 @@ static void ref_fields(struct obj *o, struct floors_rec *f)
 	}
 }
 
+static void min_max_fields(struct obj *o, void *rec)
+{
+	struct floor_spread *sp = rec;
+	f_num(o, "min_ns", &sp->min_ns);
+	f_num(o, "max_ns", &sp->max_ns);
+}
+
+/* "spread": {"batches": B, "c_call": {"min_ns", "max_ns"} or null, ...}. */
+static void spread_fields(struct obj *o, void *rec)
+{
+	struct floors_rec *f = rec;
+	f_u32(o, "batches", &f->spread_batches);
+	for (int k = 0; k < FLOOR_KINDS; k++) {
+		int present = !isnan(f->spread[k].min_ns);
+		f_sub(o, floor_kind_key((enum floor_kind)k), min_max_fields, &f->spread[k], &present);
+		if (o->c->dir == READ && !present)
+			f->spread[k].min_ns = f->spread[k].max_ns = NAN;
+	}
+}
+
+/* The checks' keys (spread, ref_wakeups, and the rejected attempts):
+ * absent from documents written before them, which read back as no spread
+ * and an unknown wake-up count. */
+static void spread_keys(struct obj *o, struct floors_rec *f)
+{
+	if (f_opt(o, "spread", &f->has_spread)) {
+		f_sub(o, "spread", spread_fields, f, NULL);
+		f_i64n(o, "ref_dropped_batches", &f->ref_dropped_batches);
+		f_i64n(o, "ref_wakeups", &f->ref_wakeups);
+	} else if (o->c->dir == READ) {
+		for (int k = 0; k < FLOOR_KINDS; k++)
+			f->spread[k].min_ns = f->spread[k].max_ns = NAN;
+		f->spread_batches = 0;
+		f->ref_dropped_batches = f->ref_wakeups = -1;
+	}
+}
+
+static void reject_fields(struct obj *o, void *rec)
+{
+	struct floor_reject *r = rec;
+	char key[16];
+
+	snprintf(key, sizeof(key), "%s", floor_kind_key((enum floor_kind)r->kind));
+	f_str(o, "floor", key);
+	if (o->c->dir == READ) {
+		r->kind = -1;
+		for (int k = 0; k < FLOOR_KINDS; k++)
+			if (strcmp(key, floor_kind_key((enum floor_kind)k)) == 0)
+				r->kind = k;
+		if (r->kind < 0 && !o->c->bad)
+			codec_wrong(o, "floor", "the name of a floor");
+	}
+	f_u64(o, "wakeups", &r->wakeups);
+	f_str(o, "reason", r->reason);
+}
+
+/* A launch's rejected attempts: a fixed array, at most FLOOR_REJECTS_MAX. */
+static void rejected_list(struct obj *o, struct floors_rec *f)
+{
+	json_t *a;
+	size_t at;
+
+	if (o->c->dir == WRITE) {
+		a = json_array();
+		for (uint32_t i = 0; i < f->nrejected; i++) {
+			json_t *j = json_object();
+			codec_visit(o->c, j, reject_fields, &f->rejected[i]);
+			json_array_append_new(a, j);
+		}
+		codec_put(o, "rejected", a);
+		return;
+	}
+	if (o->c->dir != READ || (a = codec_get(o, "rejected", 1)) == NULL)
+		return;
+	if (!json_is_array(a) || json_array_size(a) > FLOOR_REJECTS_MAX) {
+		codec_wrong(o, "rejected", "an array of at most 9 rejected attempts");
+		return;
+	}
+	f->nrejected = (uint32_t)json_array_size(a);
+	for (size_t i = 0; i < json_array_size(a) && !o->c->bad; i++) {
+		json_t *j = json_array_get(a, i);
+		at = codec_path_push(o->c, "rejected", -1);
+		size_t at2 = codec_path_push(o->c, NULL, (long)i);
+		if (!json_is_object(j))
+			codec_failf(o->c, "not an object");
+		else
+			codec_visit(o->c, j, reject_fields, &f->rejected[i]);
+		codec_path_pop(o->c, at2);
+		codec_path_pop(o->c, at);
+	}
+}
+
 static void floors_common(struct obj *o, struct floors_rec *f, int launch)
 {
 	f_num(o, "c_call_ns", &f->c_call_ns);
@@ -60,19 +153,33 @@ static void floors_common(struct obj *o, struct floors_rec *f, int launch)
 	f_num(o, "handoff_ns", &f->handoff_ns);
 	handoff_cpus(o, f->handoff_cpus);
 	ref_fields(o, f);
+	spread_keys(o, f);
 }
 
-/* A launch's floors say why the round trip was not measured. */
+/* A launch's floors say why the round trip was not measured, and which
+ * attempts their checks rejected. */
 static void launch_floors_fields(struct obj *o, void *rec)
 {
 	struct floors_rec *f = rec;
 	floors_common(o, f, 1);
 	f_strn(o, "handoff_why", f->handoff_why);
+	int have = f->has_spread;
+	if (f_opt(o, "rejected", &have))
+		rejected_list(o, f);
+	else if (o->c->dir == READ)
+		f->nrejected = 0;
 }
 
+/* A cell's floors count the rejected attempts of its launches. */
 static void cell_floors_fields(struct obj *o, void *rec)
 {
-	floors_common(o, rec, 0);
+	struct floors_rec *f = rec;
+	floors_common(o, f, 0);
+	int have = f->has_spread;
+	if (f_opt(o, "rejected_attempts", &have))
+		f_u32(o, "rejected_attempts", &f->nrejected);
+	else if (o->c->dir == READ)
+		f->nrejected = 0;
 }
 
 static void batch_fields(struct obj *o, void *rec)

@@ -108,3 +108,10 @@ int paired_generation_ratios(const struct paired_rec *pr, const struct pair_rati
 	free(round);
 	return 0;
 }
+
+const char *floor_kind_key(enum floor_kind k)
+{
+	static const char *const keys[FLOOR_KINDS] = { "c_call",   "go_raw",	"handoff",
+						       "ref_bare", "ref_event", "ref_result" };
+	return (unsigned)k < FLOOR_KINDS ? keys[k] : "?";
+}

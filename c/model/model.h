@@ -39,6 +39,37 @@ struct machine_rec {
 	char arch[72];
 };
 
+/* The floors with a spread, in the order of floors_rec's figures. */
+enum floor_kind {
+	FLOOR_C_CALL,
+	FLOOR_GO_RAW,
+	FLOOR_HANDOFF,
+	FLOOR_REF_BARE,
+	FLOOR_REF_EVENT,
+	FLOOR_REF_RESULT,
+	FLOOR_KINDS
+};
+
+/* The JSON key of a floor kind ("c_call", ..., "ref_result"). */
+const char *floor_kind_key(enum floor_kind k);
+
+struct floor_spread {
+	double min_ns, max_ns; /* per operation: the fastest and the slowest batch */
+};
+
+/* At most this many rejected attempts in one launch: three groups of
+ * floors (the reference handoff, the calls, the round trip), each measured
+ * at most FLOOR_ATTEMPTS times (timing/floorcheck.h). */
+#define FLOOR_REJECTS_MAX 9
+
+/* One attempt of a floor that its checks rejected (and that was measured
+ * again). */
+struct floor_reject {
+	int kind;	  /* enum floor_kind: the floor whose check failed */
+	uint64_t wakeups; /* the reference handoff's wake-ups in that attempt's timed window */
+	char reason[200];
+};
+
 /* The floors of one launch, or their medians over a cell's launches. NAN:
  * not measured. */
 struct floors_rec {
@@ -49,6 +80,21 @@ struct floors_rec {
 	double ref_bare_ns, ref_event_ns, ref_result_ns, ref_wake_ns;
 	int handoff_cpus[2];   /* -1, -1: no round trip measured */
 	char handoff_why[160]; /* why not ("" when it was measured) */
+	/* each floor's spread: its fastest and slowest batch (ns per
+	 * operation) beside the median above; NAN: not measured, or a document
+	 * from before spreads existed (has_spread 0). A cell's: the fastest
+	 * and slowest over its launches. */
+	int has_spread;
+	uint32_t spread_batches;
+	struct floor_spread spread[FLOOR_KINDS];
+	/* the reference handoff's timed batches that needed a futex wake-up
+	 * of its worker, dropped and measured again (the figures' batches
+	 * needed none), and their wake-ups; -1: not measured, or older */
+	int64_t ref_dropped_batches, ref_wakeups;
+	/* attempts rejected by the floors' checks and measured again: a
+	 * launch's, each with its reason; a cell's: their count over launches */
+	uint32_t nrejected;
+	struct floor_reject rejected[FLOOR_REJECTS_MAX];
 };
 
 /* The latency of an open-loop run (--rate, --gap-us): of one caller, or

@@ -200,54 +200,9 @@ void report_cell_summary(FILE *out, const struct doc *d, const struct cell_rec *
 	fprintf(out, "# allocator: %s (%s)\n", c->allocator, c->allocator_path);
 }
 
-void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f, double sync_med,
-			 double async_med)
-{
-	char a[32], b[32], c[32], pair[32] = "";
-	double g = f->go_raw_ns, h = f->handoff_ns;
-
-	if (f->handoff_cpus[0] >= 0)
-		snprintf(pair, sizeof(pair), " CPU %d<->%d", f->handoff_cpus[0], f->handoff_cpus[1]);
-	fprintf(out, "%s%s\n", prefix, title);
-	fprintf(out, "%s  C call through a pointer        %10s\n", prefix, fmt_ns(a, sizeof(a), f->c_call_ns));
-	fprintf(out, "%s  C->Go raw //export no-op        %10s   first call on a new C thread %s\n", prefix,
-		fmt_ns(a, sizeof(a), g), fmt_ns(b, sizeof(b), f->go_raw_cold_ns));
-	if (isnan(h))
-		fprintf(out, "%s  cache-line round trip           not measured: %s\n", prefix,
-			f->handoff_why[0] ? f->handoff_why : "?");
-	else
-		fprintf(out, "%s  cache-line round trip%-11s%10s\n", prefix, pair, fmt_ns(a, sizeof(a), h));
-	if (!isnan(f->ref_bare_ns)) {
-		fprintf(out,
-			"%s  reference C->Go spin handoff    %10s   +event %s, +result %s (cgocost's own, no SDK)\n",
-			prefix, fmt_ns(a, sizeof(a), f->ref_bare_ns), fmt_ns(b, sizeof(b), f->ref_event_ns),
-			fmt_ns(c, sizeof(c), f->ref_result_ns));
-		fprintf(out, "%s  its wake-up from a futex sleep  %10s   (the SDK's worker sleeps 10 ms at a time)\n",
-			prefix, fmt_ns(a, sizeof(a), f->ref_wake_ns));
-		if (!isnan(h))
-			fprintf(out,
-				"%sreading: the reference handoff is %.2fx the round trip (bare), %.2fx with event and result\n",
-				prefix, f->ref_bare_ns / h, f->ref_result_ns / h);
-	}
-	if (!isnan(sync_med))
-		fprintf(out, "%sreading: sync %s = raw crossing %s + SDK dispatch and Extract %s\n", prefix,
-			fmt_ns(a, sizeof(a), sync_med), fmt_ns(b, sizeof(b), g), fmt_ns(c, sizeof(c), sync_med - g));
-	if (!isnan(async_med) && !isnan(h))
-		fprintf(out, "%sreading: async %s = %.2fx the cache-line round trip %s\n", prefix,
-			fmt_ns(a, sizeof(a), async_med), async_med / h, fmt_ns(b, sizeof(b), h));
-	if (!isnan(async_med) && !isnan(f->ref_result_ns))
-		fprintf(out, "%sreading: async %s = %.2fx the reference handoff with event and result %s; sync %s\n",
-			prefix, fmt_ns(a, sizeof(a), async_med), async_med / f->ref_result_ns,
-			fmt_ns(b, sizeof(b), f->ref_result_ns),
-			isnan(sync_med)		      ? "not measured"
-			: sync_med < f->ref_result_ns ? "beats any spin handoff measured here"
-						      : "loses to the reference handoff");
-}
-
 void report_launches_text(FILE *out, const struct doc *d)
 {
 	const struct cell_rec *first = d->ncells ? &d->cells[0] : NULL;
-	char a[32], b[32], c[32], e[32];
 
 	for (size_t ci = 0; ci < d->ncells; ci++) {
 		const struct cell_rec *cell = &d->cells[ci];
@@ -278,12 +233,7 @@ void report_launches_text(FILE *out, const struct doc *d)
 	if (first->reason[0])
 		fprintf(out, "# async not in effect: %s\n", first->reason);
 	if (first->st.has_floors)
-		fprintf(out,
-			"# floors (medians over launches): C call %s, raw C->Go call %s (first on a new thread %s), cache-line round trip %s\n",
-			fmt_ns(a, sizeof(a), first->st.floors.c_call_ns),
-			fmt_ns(b, sizeof(b), first->st.floors.go_raw_ns),
-			fmt_ns(c, sizeof(c), first->st.floors.go_raw_cold_ns),
-			fmt_ns(e, sizeof(e), first->st.floors.handoff_ns));
+		report_floors_line(out, &first->st.floors);
 	report_ratios_text(out, d);
 }
 

@@ -32,6 +32,8 @@ void report_ratios_text(FILE *out, const struct doc *d);
  * Every line starts with prefix. */
 void report_floors_block(FILE *out, const char *prefix, const char *title, const struct floors_rec *f, double sync_med,
 			 double async_med);
+/* The floors of a cell over its launches, on one line with their spreads. */
+void report_floors_line(FILE *out, const struct floors_rec *f);
 
 /* The --compare table: cells (the C plugin's too), ratios, floors. */
 void report_compare_text(FILE *out, const struct doc *d);

@@ -2,10 +2,12 @@
  * loop in runner.c: the clock is read only at batch boundaries. */
 #include "timing/floors.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
@@ -175,54 +177,177 @@ static int measure_handoff(struct floors *f, uint64_t warmup, char *err, size_t 
 	return 0;
 }
 
-int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
-		   int cpu_b, char *err, size_t errlen)
+/* The floors measured together, and measured again together. */
+enum group { G_REF, G_CALLS, G_HANDOFF, GROUPS };
+
+static const char *const group_name[GROUPS] = { "the reference handoff", "the call floors",
+						"the cache-line round trip" };
+
+struct plan {
+	uint64_t n, warmup, spin;
+	uint32_t batches;
+	int caller_cpu;
+};
+
+static int measure_ref(struct floors *f, const struct plan *p, char *err, size_t errlen)
+{
+	if (ref_measure(&f->ref, goruntime_ref_start(), p->spin, p->n < REF_MAX_N ? p->n : REF_MAX_N, p->batches,
+			p->warmup < REF_MAX_N ? p->warmup : REF_MAX_N, err, errlen) != 0)
+		return -1;
+	for (int s = REF_BARE; s <= REF_RESULT; s++)
+		f->fig[FLOOR_REF_BARE + s] =
+			(struct floor_fig){ f->ref.step_ns[s], f->ref.step_min_ns[s], f->ref.step_max_ns[s] };
+	return 0;
+}
+
+/* A series measured again starts empty. */
+static int series_fresh(struct series *s, const struct plan *p)
+{
+	series_free(s);
+	return series_init(s, p->n, p->batches);
+}
+
+static int measure_calls(struct floors *f, const struct plan *p, char *err, size_t errlen)
 {
 	struct call_job job;
 	pthread_t t;
 
-	memset(f, 0, sizeof(*f));
-	f->cpu_a = cpu_a;
-	f->cpu_b = cpu_b;
-	if (series_init(&f->c_call, n, batches) || series_init(&f->go_raw, n, batches) ||
-	    series_init(&f->handoff, n, batches)) {
-		floors_free(f);
+	if (series_fresh(&f->c_call, p) || series_fresh(&f->go_raw, p)) {
 		snprintf(err, errlen, "out of memory for the floors");
-		return -1;
-	}
-	/* first, and stopped before anything else runs: the reference
-	 * handoff's worker must never spin beside another measurement */
-	if (ref_measure(&f->ref, goruntime_ref_start(), n < REF_MAX_N ? n : REF_MAX_N, batches,
-			warmup < REF_MAX_N ? warmup : REF_MAX_N, err, errlen) != 0) {
-		floors_free(f);
 		return -1;
 	}
 	memset(&job, 0, sizeof(job));
 	job.f = f;
-	job.warmup = warmup;
-	job.cpu = caller_cpu;
+	job.warmup = p->warmup;
+	job.cpu = p->caller_cpu;
+	f->go_raw_measured = 0;
 	/* a new C thread, like every extraction caller */
 	if (pthread_create(&t, NULL, call_floors_thread, &job) != 0) {
 		snprintf(err, errlen, "cannot start the floors thread");
-		floors_free(f);
 		return -1;
 	}
 	pthread_join(t, NULL);
 	if (job.failed) {
-		snprintf(err, errlen, "floors: cannot pin to CPU %d", caller_cpu);
-		floors_free(f);
+		snprintf(err, errlen, "floors: cannot pin to CPU %d", p->caller_cpu);
 		return -1;
 	}
-	if (cpu_a < 0 || cpu_b < 0) {
+	floor_fig_of_series(&f->fig[FLOOR_C_CALL], &f->c_call);
+	if (f->go_raw_measured)
+		floor_fig_of_series(&f->fig[FLOOR_GO_RAW], &f->go_raw);
+	else
+		f->fig[FLOOR_GO_RAW] = (struct floor_fig){ NAN, NAN, NAN };
+	return 0;
+}
+
+static int measure_round_trip(struct floors *f, const struct plan *p, char *err, size_t errlen)
+{
+	f->fig[FLOOR_HANDOFF] = (struct floor_fig){ NAN, NAN, NAN };
+	f->handoff_measured = 0;
+	if (f->cpu_a < 0 || f->cpu_b < 0) {
 		snprintf(f->handoff_why, sizeof(f->handoff_why), "needs two CPUs and this process may run on one");
 		return 0;
 	}
-	if (measure_handoff(f, warmup, err, errlen) != 0) {
-		floors_free(f);
+	if (series_fresh(&f->handoff, p)) {
+		snprintf(err, errlen, "out of memory for the floors");
 		return -1;
 	}
+	if (measure_handoff(f, p->warmup, err, errlen) != 0)
+		return -1;
 	f->handoff_measured = 1;
+	floor_fig_of_series(&f->fig[FLOOR_HANDOFF], &f->handoff);
 	return 0;
+}
+
+static int measure_group(struct floors *f, enum group g, const struct plan *p, char *err, size_t errlen)
+{
+	return g == G_REF     ? measure_ref(f, p, err, errlen)
+	       : g == G_CALLS ? measure_calls(f, p, err, errlen)
+			      : measure_round_trip(f, p, err, errlen);
+}
+
+/* The first check that group g fails: 1 with the floor, the reference
+ * handoff's wake-ups and the reason; 0 when every floor of g is a figure. */
+static int group_rejected(const struct floors *f, enum group g, struct floor_reject *r)
+{
+	static const enum floor_kind first[GROUPS] = { FLOOR_REF_BARE, FLOOR_C_CALL, FLOOR_HANDOFF };
+	static const int count[GROUPS] = { 3, 2, 1 };
+
+	memset(r, 0, sizeof(*r));
+	r->wakeups = g == G_REF ? ref_wakeups(&f->ref) : 0;
+	if (g == G_REF && f->ref.short_step >= 0) {
+		r->kind = FLOOR_REF_BARE + f->ref.short_step;
+		snprintf(
+			r->reason, sizeof(r->reason),
+			"only %u of %u batches in %u tries ran without a futex wake-up of its worker (%llu wake-ups): a figure with one would be its idle policy, not a handoff",
+			f->ref.kept, f->handoff_batches, REF_TRIES * f->handoff_batches,
+			(unsigned long long)r->wakeups);
+		return 1;
+	}
+	for (int i = 0; i < count[g]; i++)
+		if (floor_check(f->fig, first[g] + i, r->reason, sizeof(r->reason))) {
+			r->kind = first[g] + i;
+			return 1;
+		}
+	return 0;
+}
+
+/* The spin of the reference handoff's worker: REF_SPIN_ROUNDS, or the test
+ * hook's. */
+static uint64_t worker_spin(void)
+{
+	const char *v = getenv(FLOORS_SPIN_ENV);
+	char *end;
+	unsigned long long x;
+
+	if (v == NULL || *v == '\0')
+		return REF_SPIN_ROUNDS;
+	x = strtoull(v, &end, 10);
+	return *end == '\0' ? (uint64_t)x : REF_SPIN_ROUNDS;
+}
+
+int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
+		   int cpu_b, char *err, size_t errlen)
+{
+	struct plan p = { n, warmup, worker_spin(), batches, caller_cpu };
+	int attempts[GROUPS];
+
+	memset(f, 0, sizeof(*f));
+	f->cpu_a = cpu_a;
+	f->cpu_b = cpu_b;
+	f->handoff_batches = batches;
+	for (int k = 0; k < FLOOR_KINDS; k++)
+		f->fig[k] = (struct floor_fig){ NAN, NAN, NAN };
+	/* the reference handoff first, its worker stopped before anything
+	 * else runs: it must never spin beside another measurement */
+	for (int g = 0; g < GROUPS; g++) {
+		attempts[g] = 1;
+		if (measure_group(f, (enum group)g, &p, err, errlen) != 0) {
+			floors_free(f);
+			return -1;
+		}
+	}
+	for (;;) {
+		struct floor_reject r;
+		int g = 0;
+
+		while (g < GROUPS && !group_rejected(f, (enum group)g, &r))
+			g++;
+		if (g == GROUPS)
+			return 0;
+		if (attempts[g] == FLOOR_ATTEMPTS) {
+			snprintf(err, errlen, "floors: %s failed its checks in %d attempts, so it is no figure: %s: %s",
+				 group_name[g], FLOOR_ATTEMPTS, floor_kind_name((enum floor_kind)r.kind), r.reason);
+			floors_free(f);
+			return -1;
+		}
+		if (f->nrejected < FLOOR_REJECTS_MAX)
+			f->rejected[f->nrejected++] = r;
+		attempts[g]++;
+		if (measure_group(f, (enum group)g, &p, err, errlen) != 0) {
+			floors_free(f);
+			return -1;
+		}
+	}
 }
 
 void floors_free(struct floors *f)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/model.h"
+#include "timing/floorcheck.h"
 #include "timing/refhandoff.h"
 #include "timing/series.h"
 
@@ -23,10 +25,24 @@ struct floors {
 	int cpu_a, cpu_b;      /* CPUs of the round trip */
 	struct ref_result ref; /* the reference C->Go spin handoff */
 	char handoff_why[160]; /* why the round trip was not measured */
+	/* each floor's median, fastest and slowest batch, checked
+	 * (floorcheck.h); NAN: not measured */
+	struct floor_fig fig[FLOOR_KINDS];
+	uint32_t handoff_batches; /* the batches of every floor */
+	uint32_t nrejected;	  /* attempts rejected by the checks, measured again */
+	struct floor_reject rejected[FLOOR_REJECTS_MAX];
 };
 
+/* The environment variable that sets the reference handoff worker's spin
+ * before it blocks (default REF_SPIN_ROUNDS): a test hook that forces the
+ * sleep path with 0. Read once, before anything is timed. */
+#define FLOORS_SPIN_ENV "CGOCOST_TEST_REF_SPIN_ROUNDS"
+
 /* cpu_a/cpu_b: the CPUs for the round trip (-1: cannot measure it);
- * caller_cpu: pin the call floors there (-1: no pinning). */
+ * caller_cpu: pin the call floors there (-1: no pinning). Every floor is
+ * checked (floorcheck.h) and measured again when it fails, at most
+ * FLOOR_ATTEMPTS times; -1 with the reason when one still fails (the run's
+ * status is then 3). */
 int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warmup, int caller_cpu, int cpu_a,
 		   int cpu_b, char *err, size_t errlen);
 void floors_free(struct floors *f);

@@ -76,6 +76,15 @@ void record_floors(struct floors_rec *rec, const struct floors *f)
 	rec->ref_event_ns = f->ref.step_ns[REF_EVENT];
 	rec->ref_result_ns = f->ref.step_ns[REF_RESULT];
 	rec->ref_wake_ns = f->ref.wake_ns;
+	rec->has_spread = 1;
+	rec->spread_batches = f->c_call.nbatches;
+	for (int k = 0; k < FLOOR_KINDS; k++)
+		rec->spread[k] = (struct floor_spread){ f->fig[k].min_ns, f->fig[k].max_ns };
+	/* the figures above passed the checks; their batches needed no wake-up */
+	rec->ref_wakeups = isnan(f->ref.step_ns[REF_BARE]) ? -1 : (int64_t)ref_wakeups(&f->ref);
+	rec->ref_dropped_batches = isnan(f->ref.step_ns[REF_BARE]) ? -1 : (int64_t)ref_dropped(&f->ref);
+	rec->nrejected = f->nrejected;
+	memcpy(rec->rejected, f->rejected, sizeof(rec->rejected));
 }
 
 static int record_caller(struct caller_rec *c, const struct plugin_run *p)

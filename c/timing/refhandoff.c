@@ -15,7 +15,6 @@
 #include "timing/series.h"
 
 #define WAKE_TRIALS 31
-#define SPIN_ROUNDS 100000 /* the worker's spin before it blocks: well under 1 ms */
 
 static inline void cpu_pause(void)
 {
@@ -27,14 +26,24 @@ static inline void cpu_pause(void)
 }
 
 /* One handoff of step s: post, wake the worker if it sleeps, spin for the
- * acknowledgement; returns 0, or -1 when the answer is not this request's. */
-static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s)
+ * acknowledgement; returns 0, or -1 when the answer is not this request's.
+ * *wakes counts the futex wake-ups sent. Why a count of 0 proves that no
+ * request waited for a sleeping worker: the worker sets sleeping before its
+ * last look at req and only then blocks; the caller stores req before it
+ * looks at sleeping (both sequentially consistent). So a worker that blocks
+ * while this request is pending was seen sleeping here, and counted (a
+ * worker that set sleeping and then saw the request is counted too: the
+ * count errs on the side of rejecting). The count costs nothing on the
+ * spin path: it is in the branch that already calls futex. */
+static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s, uint64_t *wakes)
 {
 	if (s != REF_BARE)
 		__atomic_store_n(&h->evtnum, seq, __ATOMIC_RELAXED);
 	__atomic_store_n(&h->req, seq, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
+	if (__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST)) {
 		syscall(SYS_futex, &h->req, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		++*wakes;
+	}
 	while (__atomic_load_n(&h->ack, __ATOMIC_ACQUIRE) != seq)
 		cpu_pause();
 	if (s == REF_RESULT && __atomic_load_n(&h->value, __ATOMIC_RELAXED) != ref_value(seq))
@@ -42,24 +51,49 @@ static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s)
 	return 0;
 }
 
+/* One step: its warm-up (wake-ups allowed: the worker may sleep before
+ * it), then its timed batches. A batch that needed a wake-up is dropped
+ * (counted, with its wake-ups) and measured again, at most REF_TRIES times
+ * the batches in all; a step that cannot fill its batches is left NAN
+ * (r->short_step says which). */
 static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uint64_t n, uint32_t batches,
-		      uint64_t warmup, double *median)
+		      uint64_t warmup, struct ref_result *r)
 {
 	struct series ser;
+	uint64_t warm_wakes = 0;
+	uint32_t kept = 0, tries = 0;
 
 	if (series_init(&ser, n, batches) != 0)
 		return -1;
 	for (uint64_t i = 0; i < warmup; i++)
-		if (handoff(h, ++*seq, s) != 0)
+		if (handoff(h, ++*seq, s, &warm_wakes) != 0)
 			goto bad;
-	for (uint32_t b = 0; b < ser.nbatches; b++) {
-		uint64_t t0 = now_ns(), end = *seq + ser.ops[b];
+	while (kept < ser.nbatches && tries < REF_TRIES * ser.nbatches) {
+		uint64_t wakes = 0, t0 = now_ns(), end = *seq + ser.ops[kept], dt;
 		while (*seq < end)
-			if (handoff(h, ++*seq, s) != 0)
+			if (handoff(h, ++*seq, s, &wakes) != 0)
 				goto bad;
-		series_add(&ser, b, now_ns() - t0);
+		dt = now_ns() - t0;
+		tries++;
+		if (wakes != 0) {
+			r->wakeups[s] += wakes;
+			r->dropped[s]++;
+			continue;
+		}
+		series_add(&ser, kept++, dt);
 	}
-	*median = series_median_per_op(&ser);
+	if (kept < ser.nbatches) {
+		r->short_step = (int)s;
+		r->kept = kept;
+	} else {
+		r->step_ns[s] = series_median_per_op(&ser);
+		r->step_min_ns[s] = r->step_max_ns[s] = series_batch_per_op(&ser, 0);
+		for (uint32_t b = 1; b < ser.nbatches; b++) {
+			double x = series_batch_per_op(&ser, b);
+			r->step_min_ns[s] = x < r->step_min_ns[s] ? x : r->step_min_ns[s];
+			r->step_max_ns[s] = x > r->step_max_ns[s] ? x : r->step_max_ns[s];
+		}
+	}
 	series_free(&ser);
 	return 0;
 bad:
@@ -72,6 +106,7 @@ static int wake_ups(struct ref_handoff *h, uint64_t *seq, double *median)
 {
 	double x[WAKE_TRIALS];
 	struct timespec nap = { 0, 200000 };
+	uint64_t wakes = 0; /* this one is meant to wake the worker */
 
 	for (int i = 0; i < WAKE_TRIALS; i++) {
 		for (int w = 0; w < 5000 && !__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST); w++)
@@ -79,7 +114,7 @@ static int wake_ups(struct ref_handoff *h, uint64_t *seq, double *median)
 		if (!__atomic_load_n(&h->sleeping, __ATOMIC_SEQ_CST))
 			return -1;
 		uint64_t t0 = now_ns();
-		if (handoff(h, ++*seq, REF_BARE) != 0)
+		if (handoff(h, ++*seq, REF_BARE, &wakes) != 0)
 			return -1;
 		x[i] = (double)(now_ns() - t0);
 	}
@@ -101,27 +136,39 @@ static int stop_worker(struct ref_handoff *h)
 	return __atomic_load_n(&h->stopped, __ATOMIC_SEQ_CST) ? 0 : -1;
 }
 
-int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t n, uint32_t batches,
-		uint64_t warmup, char *err, size_t errlen)
+uint64_t ref_wakeups(const struct ref_result *r)
+{
+	return r->wakeups[REF_BARE] + r->wakeups[REF_EVENT] + r->wakeups[REF_RESULT];
+}
+
+uint32_t ref_dropped(const struct ref_result *r)
+{
+	return r->dropped[REF_BARE] + r->dropped[REF_EVENT] + r->dropped[REF_RESULT];
+}
+
+int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t spin_rounds, uint64_t n,
+		uint32_t batches, uint64_t warmup, char *err, size_t errlen)
 {
 	struct ref_handoff *h;
 	uint64_t seq = 0;
 	int rc = 0;
 
-	*r = (struct ref_result){ .step_ns = { NAN, NAN, NAN }, .wake_ns = NAN };
+	*r = (struct ref_result){ .wake_ns = NAN, .short_step = -1 };
+	for (int s = REF_BARE; s <= REF_RESULT; s++)
+		r->step_ns[s] = r->step_min_ns[s] = r->step_max_ns[s] = NAN;
 	if (start == NULL)
 		return 0;
 	if ((h = aligned_alloc(64, sizeof(*h))) == NULL) {
 		snprintf(err, errlen, "reference handoff: out of memory");
 		return -1;
 	}
-	*h = (struct ref_handoff){ .spin_rounds = SPIN_ROUNDS };
+	*h = (struct ref_handoff){ .spin_rounds = spin_rounds };
 	start(h);
-	for (int s = REF_BARE; rc == 0 && s <= REF_RESULT; s++) {
+	for (int s = REF_BARE; rc == 0 && s <= REF_RESULT && r->short_step < 0; s++) {
 		__atomic_store_n(&h->step, (uint32_t)s, __ATOMIC_SEQ_CST);
-		rc = timed_step(h, &seq, (enum ref_step)s, n, batches, warmup, &r->step_ns[s]);
+		rc = timed_step(h, &seq, (enum ref_step)s, n, batches, warmup, r);
 	}
-	if (rc == 0)
+	if (rc == 0 && r->short_step < 0)
 		rc = wake_ups(h, &seq, &r->wake_ns);
 	if (rc != 0)
 		snprintf(err, errlen, "reference handoff: a request was answered wrongly or never (request %llu)",

@@ -47,18 +47,45 @@ static inline uint64_t ref_value(uint64_t evtnum)
 	return evtnum * UINT64_C(0x9E3779B97F4A7C15) + 1;
 }
 
+/* The worker's spin before it blocks, in production: well under 1 ms. */
+#define REF_SPIN_ROUNDS 100000
+
+/* A step's batches are tried at most this many times over before the
+ * step is given up (a batch that needed a wake-up is tried again). */
+#define REF_TRIES 3
+
 struct ref_result {
-	double step_ns[3]; /* median batch per step, ns per handoff */
-	double wake_ns;	   /* post to acknowledgement, the worker asleep: median */
+	double step_ns[3];		       /* median batch per step, ns per handoff */
+	double step_min_ns[3], step_max_ns[3]; /* its fastest and slowest batch */
+	double wake_ns;			       /* post to acknowledgement, the worker asleep: median */
 	uint64_t requests, answered;
+	/* Every batch of a figure above ran without a single futex wake-up of
+	 * the worker: proof that the timed loop never took the sleep path
+	 * (see handoff() in refhandoff.c). A batch that needed one is dropped
+	 * and measured again; per step, the wake-ups of the dropped batches
+	 * and their number: */
+	uint64_t wakeups[3];
+	uint32_t dropped[3];
+	/* -1; or the step that could not fill its batches in REF_TRIES times
+	 * their number (it and the steps after it NAN), with its clean
+	 * batches */
+	int short_step;
+	uint32_t kept;
 };
+
+/* The wake-ups and dropped batches of all steps. */
+uint64_t ref_wakeups(const struct ref_result *r);
+uint32_t ref_dropped(const struct ref_result *r);
 
 /* Measures the three steps (n handoffs each in batches) and the wake-up,
  * then stops the worker and waits until it says it stopped. The worker is
  * started by start (plugin-mock/refhandoff.go's cgocost_ref_start; NULL: no
- * Go runtime in reach, nothing measured, every figure NAN). 0, or -1 with a
- * message (a request answered twice or never, a worker that did not stop). */
-int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t n, uint32_t batches,
-		uint64_t warmup, char *err, size_t errlen);
+ * Go runtime in reach, nothing measured, every figure NAN) and spins
+ * spin_rounds before it blocks (REF_SPIN_ROUNDS; a test gives 0 to force
+ * the sleep path). 0 (check short_step: a step that could not fill its
+ * batches without wake-ups has no figure), or -1 with a message (a request
+ * answered twice or never, a worker that did not stop). */
+int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t spin_rounds, uint64_t n,
+		uint32_t batches, uint64_t warmup, char *err, size_t errlen);
 
 #endif

@@ -216,6 +216,10 @@ func check(t *testing.T, dir string, env []string, cmd Command, timeout time.Dur
 		t.Logf("%s:%d: exit status 1, a regression verdict on the unchanged build; running it once more", cmd.File, cmd.Line)
 		code, out, err = run(dir, env, cmd.Text, timeout)
 	}
+	for try := 1; try < 3 && err == nil && code == 3 && cmd.Exit != 3 && strings.Contains(string(out), "failed its checks in 3 attempts, so it is no figure"); try++ {
+		t.Logf("%s:%d: exit status 3, the floors failed their checks on a loaded machine; running it once more", cmd.File, cmd.Line)
+		code, out, err = run(dir, env, cmd.Text, timeout)
+	}
 	d := time.Since(start)
 	switch {
 	case err != nil:

@@ -175,7 +175,7 @@ func countOnlineCPUs(t *testing.T) int {
 
 func TestPinnedCallerAndFloors(t *testing.T) {
 	dir := buildDir(t)
-	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "2000", "-r", "2", "--cpus", "0", "--floors")
+	r := runFloors(t, filepath.Join(dir, "bench"), nil, "-n", "2000", "-r", "2", "--cpus", "0", "--floors")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

@@ -140,7 +140,7 @@ func TestLaunchesAreFreshProcesses(t *testing.T) {
 
 func TestCompareTableAndRatios(t *testing.T) {
 	dir := buildDir(t)
-	r := run(t, filepath.Join(dir, "bench"), nil, "--compare", "--interleave", "launches", "-n", "2000", "-r", "2", "--warmup", "100", "--launches", "2", "--floors")
+	r := runFloors(t, filepath.Join(dir, "bench"), nil, "--compare", "--interleave", "launches", "-n", "2000", "-r", "2", "--warmup", "100", "--launches", "2", "--floors")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}

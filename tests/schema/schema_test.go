@@ -70,6 +70,14 @@ func buildDir(t *testing.T) string {
 func runJSON(t *testing.T, env []string, okCodes []int, exe string, args ...string) []byte {
 	t.Helper()
 	r := testbuild.Run{Env: env}.Exec(t, exe, append(args, "--format", "json")...)
+	// floors that fail their checks on a loaded machine (exit 3 with the
+	// reason) are measured in another run, three in all
+	for try := 1; r.Code == 3 && strings.Contains(r.Stderr, "failed its checks in 3 attempts, so it is no figure"); try++ {
+		if try == 3 {
+			t.Skipf("%s %v: the floors failed their checks in three runs (a loaded machine): %s", filepath.Base(exe), args, r.Stderr)
+		}
+		r = testbuild.Run{Env: env}.Exec(t, exe, append(args, "--format", "json")...)
+	}
 	for _, ok := range okCodes {
 		if r.Code == ok {
 			return []byte(r.Stdout)

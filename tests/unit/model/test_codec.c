@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
+#include <math.h>
 
 #include "model/codec.h"
 #include "model/codec_options.h"
@@ -58,6 +60,100 @@ static void test_round_trip(void **state)
 	free(two);
 	doc_free(&d);
 	doc_free(&back);
+}
+
+/* A launch's floors with their spreads, the reference handoff's dropped
+ * batches and wake-ups and the rejected attempts: written and read back the
+ * same; a document from before them (no such keys) still reads, as no
+ * spread, counts unknown and nothing rejected. */
+static void test_floors_spread(void **state)
+{
+	struct doc d, back;
+	char err[512] = "";
+	char *one, *two;
+	struct floors_rec *f;
+	json_t *j, *fl;
+
+	(void)state;
+	two_cells(&d);
+	d.cells[0].launches[0].has_floors = 1;
+	f = &d.cells[0].launches[0].floors;
+	memset(f, 0, sizeof(*f));
+	f->c_call_ns = 1.5;
+	f->go_raw_ns = 57;
+	f->go_raw_cold_ns = 60000;
+	f->handoff_ns = 138;
+	f->handoff_cpus[0] = 0;
+	f->handoff_cpus[1] = 1;
+	f->ref_bare_ns = 143;
+	f->ref_event_ns = 199;
+	f->ref_result_ns = 170;
+	f->ref_wake_ns = 80000;
+	f->has_spread = 1;
+	f->spread_batches = 10;
+	for (int k = 0; k < FLOOR_KINDS; k++)
+		f->spread[k] = (struct floor_spread){ 1.0 + k, 100.0 + k };
+	f->spread[FLOOR_GO_RAW] = (struct floor_spread){ NAN, NAN };
+	f->ref_dropped_batches = 2;
+	f->ref_wakeups = 37;
+	f->nrejected = 2;
+	f->rejected[0] = (struct floor_reject){ FLOOR_REF_EVENT, 12, "only 3 of 10 batches" };
+	f->rejected[1] = (struct floor_reject){ FLOOR_HANDOFF, 0, "86x the bare step" };
+	one = doc_dumps(&d, 0);
+	assert_non_null(one);
+	if (doc_loads(&back, one, strlen(one), err, sizeof(err)) != 0)
+		fail_msg("read back: %s", err);
+	two = doc_dumps(&back, 0);
+	assert_string_equal(one, two);
+	f = &back.cells[0].launches[0].floors;
+	assert_int_equal(f->has_spread, 1);
+	assert_int_equal(f->spread_batches, 10);
+	assert_true(f->spread[FLOOR_REF_RESULT].min_ns == 6 && f->spread[FLOOR_REF_RESULT].max_ns == 105);
+	assert_true(isnan(f->spread[FLOOR_GO_RAW].min_ns));
+	assert_int_equal(f->ref_dropped_batches, 2);
+	assert_int_equal(f->ref_wakeups, 37);
+	assert_int_equal(f->nrejected, 2);
+	assert_int_equal(f->rejected[0].kind, FLOOR_REF_EVENT);
+	assert_int_equal(f->rejected[0].wakeups, 12);
+	assert_string_equal(f->rejected[1].reason, "86x the bare step");
+	doc_free(&back);
+
+	/* an older document: the same without the checks' keys */
+	j = json_loads(one, 0, NULL);
+	assert_non_null(j);
+	fl = json_object_get(
+		json_array_get(json_object_get(json_array_get(json_object_get(j, "cells"), 0), "launches"), 0),
+		"floors");
+	assert_true(json_is_object(fl));
+	assert_int_equal(json_object_del(fl, "spread"), 0);
+	assert_int_equal(json_object_del(fl, "ref_wakeups"), 0);
+	assert_int_equal(json_object_del(fl, "ref_dropped_batches"), 0);
+	assert_int_equal(json_object_del(fl, "rejected"), 0);
+	free(two);
+	two = json_dumps(j, 0);
+	json_decref(j);
+	if (doc_loads(&back, two, strlen(two), err, sizeof(err)) != 0)
+		fail_msg("an older document: %s", err);
+	f = &back.cells[0].launches[0].floors;
+	assert_int_equal(f->has_spread, 0);
+	assert_int_equal(f->ref_wakeups, -1);
+	assert_int_equal(f->ref_dropped_batches, -1);
+	assert_int_equal(f->nrejected, 0);
+	assert_true(isnan(f->spread[FLOOR_C_CALL].min_ns));
+	assert_true(f->ref_bare_ns == 143);
+
+	/* a rejected attempt naming no floor is refused, the key named */
+	free(two);
+	two = strdup(one);
+	char *at = strstr(two, "\"floor\": \"ref_event\"");
+	assert_non_null(at);
+	memcpy(at + strlen("\"floor\": \""), "ref_xxxxx", 9);
+	doc_free(&back);
+	assert_int_not_equal(doc_loads(&back, two, strlen(two), err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "floor"));
+	free(one);
+	free(two);
+	doc_free(&d);
 }
 
 /* Text that is not the document is refused, the bad key named. */
@@ -158,9 +254,8 @@ static void test_choice_words(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
-		cmocka_unit_test(test_refusals),
-		cmocka_unit_test(test_doc_begin),
+		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_floors_spread),
+		cmocka_unit_test(test_refusals),     cmocka_unit_test(test_doc_begin),
 		cmocka_unit_test(test_choice_words),
 	};
 	return cmocka_run_group_tests_name("codec", tests, NULL, NULL);

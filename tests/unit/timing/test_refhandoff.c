@@ -1,6 +1,8 @@
 /* test_refhandoff.c — the reference C->Go spin handoff answers every request
  * exactly once, carries the event and the result, wakes its worker from a
- * futex sleep, and stops when asked. No timing is asserted. */
+ * futex sleep, and stops when asked; a timed batch that needed a wake-up is
+ * never part of a figure. No timing is asserted (the machine may be
+ * loaded: a step may legitimately fail to fill its batches). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,24 +27,62 @@ static void test_every_request_answered_once(void **state)
 	start = goruntime_ref_start();
 	assert_non_null(start);
 	/* without a Go runtime: nothing measured, every figure undefined */
-	assert_int_equal(ref_measure(&r, NULL, 3000, 3, 100, err, sizeof(err)), 0);
+	assert_int_equal(ref_measure(&r, NULL, REF_SPIN_ROUNDS, 3000, 3, 100, err, sizeof(err)), 0);
 	assert_true(isnan(r.step_ns[REF_BARE]) && isnan(r.wake_ns));
 
 	for (int round = 0; round < 3; round++) { /* a new worker each time, the last one stopped */
-		assert_int_equal(ref_measure(&r, start, 3000, 3, 100, err, sizeof(err)), 0);
+		assert_int_equal(ref_measure(&r, start, REF_SPIN_ROUNDS, 3000, 3, 100, err, sizeof(err)), 0);
+		assert_int_equal(r.answered, r.requests);
+		if (r.short_step >= 0) { /* a loaded machine: that step and those after it are no figures */
+			assert_true(r.wakeups[r.short_step] > 0 && r.dropped[r.short_step] > 0);
+			for (int s = r.short_step; s <= REF_RESULT; s++)
+				assert_true(isnan(r.step_ns[s]) && isnan(r.step_min_ns[s]));
+			continue;
+		}
 		/* three steps of warm-up and timed handoffs, then the wake-ups */
 		assert_true(r.requests >= 3 * (3000 + 100));
-		assert_int_equal(r.answered, r.requests);
-		for (int s = REF_BARE; s <= REF_RESULT; s++)
+		for (int s = REF_BARE; s <= REF_RESULT; s++) {
 			assert_true(isfinite(r.step_ns[s]) && r.step_ns[s] > 0);
+			assert_true(r.step_min_ns[s] <= r.step_ns[s] && r.step_ns[s] <= r.step_max_ns[s]);
+			assert_true(r.dropped[s] <= 2 * 3); /* REF_TRIES times the batches, less the batches */
+			assert_true(r.wakeups[s] >= r.dropped[s]);
+		}
 		assert_true(isfinite(r.wake_ns) && r.wake_ns > 0);
 	}
+}
+
+/* A worker that never spins (spin 0) takes its sleep path between almost
+ * every two requests: no timed batch is free of wake-ups, so no step gets a
+ * figure, and every dropped batch is counted with its wake-ups. */
+static void test_sleep_path_is_no_figure(void **state)
+{
+	struct ref_result r;
+	char err[256] = "";
+	struct plugin_syms syms;
+	void (*start)(struct ref_handoff *);
+	(void)state;
+
+	assert_int_equal(plugin_syms_builtin(&syms), 0);
+	goruntime_register(&syms);
+	start = goruntime_ref_start();
+	assert_non_null(start);
+	assert_int_equal(ref_measure(&r, start, 0, 2000, 10, 100, err, sizeof(err)), 0);
+	assert_int_equal(r.short_step, REF_BARE);
+	assert_true(r.kept < 10);
+	assert_true(r.dropped[REF_BARE] == REF_TRIES * 10 - r.kept);
+	assert_true(r.wakeups[REF_BARE] >= r.dropped[REF_BARE]);
+	assert_int_equal(ref_wakeups(&r), r.wakeups[REF_BARE]);
+	for (int s = REF_BARE; s <= REF_RESULT; s++)
+		assert_true(isnan(r.step_ns[s]) && isnan(r.step_min_ns[s]) && isnan(r.step_max_ns[s]));
+	assert_true(isnan(r.wake_ns));
+	assert_int_equal(r.answered, r.requests); /* and the worker stopped: ref_measure returned 0 */
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_request_answered_once),
+		cmocka_unit_test(test_sleep_path_is_no_figure),
 	};
 	return cmocka_run_group_tests_name("refhandoff", tests, NULL, NULL);
 }
