@@ -359,14 +359,19 @@ void child_close(struct child *c)
 	c->output = c->errors = NULL;
 }
 
-enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen)
+enum child_kind child_run_within(struct child *c, char *const argv[], int timeout_ms, char *why, size_t whylen)
 {
 	child_init(c, 0);
 	if (child_spawn(c, CHILD_PIPES, argv, why, whylen) != 0) {
 		c->rc = -1;
 		return child_classify(-1, 0, "", why, whylen);
 	}
-	return child_end(c, -1, why, whylen);
+	return child_end(c, timeout_ms, why, whylen);
+}
+
+enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen)
+{
+	return child_run_within(c, argv, -1, why, whylen);
 }
 
 /* --- how it ended ------------------------------------------------------------ */

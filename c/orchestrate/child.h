@@ -105,6 +105,9 @@ void child_close(struct child *c);
  * timeout: the child has its own watchdog) and classifies it as child_end
  * does; one that could not start ended CHILD_FAILED. Close c afterwards. */
 enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen);
+/* child_run within timeout_ms (-1: no timeout): past it the child's group
+ * is killed (c->timed_out). */
+enum child_kind child_run_within(struct child *c, char *const argv[], int timeout_ms, char *why, size_t whylen);
 
 /* Classifies a child from its exit status rc (-1: killed by signal signo)
  * and its stderr; why gets one line: the child's own message, the signal,
