@@ -129,6 +129,7 @@ int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err
 
 	child_init(c, c->slot);
 	c->io = io;
+	interrupt_adopt_orphans();
 	if ((n = make_fds(c, theirs, to, err, errlen)) < 0)
 		return -1;
 	pid = fork();
@@ -310,8 +311,10 @@ int child_reap(struct child *c, int timeout_ms)
 		while ((got = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 			;
 	}
-	if (got == c->pid)
-		kill(-got, SIGKILL); /* what it left in its group dies with it: no orphan */
+	if (got == c->pid) {
+		kill(-got, SIGKILL);	  /* what it left in its group dies with it: no orphan */
+		interrupt_kill_adopted(); /* and what it left outside, adopted at its end */
+	}
 	interrupt_child_slot(c->slot, 0);
 	c->pid = 0;
 	c->rc = -1;

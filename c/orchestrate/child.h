@@ -27,7 +27,10 @@
  *     file-size limit (RLIMIT_FSIZE) set in it before the exec;
  *   - what a child leaves in its group (a wrapper's background process)
  *     is killed once the child has exited: it can neither hold the pipes
- *     open nor outlive the run;
+ *     open nor outlive the run; what it leaves outside its group (`setsid
+ *     sleep 1000 &`) is adopted by the driver, a subreaper, when the child
+ *     ends, and killed and reaped then (base/interrupt.h), or by the
+ *     interrupt handler;
  *   - no child outlives child_close. */
 #ifndef CGOCOST_ORCHESTRATE_CHILD_H
 #define CGOCOST_ORCHESTRATE_CHILD_H

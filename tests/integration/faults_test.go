@@ -233,43 +233,65 @@ func sleepsOf(arg string) []int {
 	return pids
 }
 
-// SIGTERM to a paired coordinator whose --against wrapper leaves a
-// `sleep N &` in every generation's group: exit 143, and no sleep of any
-// generation is left (only the running generation's group was killed).
+// A coordinator whose --against wrapper leaves a `sleep N &` behind in
+// every child's process group, or outside it (`setsid sleep N &`, out of
+// reach of a group's kill: it was left to init, at every child's end and
+// on a signal): on SIGTERM mid-run, exit 143 and no sleep of any child is
+// left; run to its end, none is left either.
 func TestSignalKillsEveryChildGroup(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	arg := strconv.Itoa(50000 + os.Getpid()%10000)
-	wrapper := script(t, t.TempDir(), "wrapper.sh", fmt.Sprintf("sleep %s &\nexec %s \"$@\"\n", arg, bench))
-	for _, args := range [][]string{
-		{"-n", "2000", "--against", wrapper, "--time", "30"},
-		{"-n", "200000", "--against", wrapper, "--interleave", "launches", "--launches", "50"},
-	} {
-		m := mark("sigterm")
-		cmd, errb, children := startMarked(t, bench, m, 2, 1500*time.Millisecond, args...)
-		if len(children) == 0 {
-			t.Fatalf("%v: no child", args)
-		}
-		cmd.Process.Signal(syscall.SIGTERM)
-		err := cmd.Wait()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
-			t.Errorf("%v: %v, want exit 143; stderr %q", args, err, errb.String())
-		}
-		var left []int
-		for wait := 0; wait < 50; wait++ {
-			if left = sleepsOf(arg); len(left) == 0 {
-				break
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	for k, leave := range []string{"sleep %s &", "setsid sleep %s &"} {
+		arg := strconv.Itoa(50000 + 2*(os.Getpid()%10000) + k)
+		wrapper := script(t, t.TempDir(), "wrapper.sh", fmt.Sprintf(leave+"\nexec %s \"$@\"\n", arg, bench))
+		noSleep := func(what string) {
+			t.Helper()
+			var left []int
+			for wait := 0; wait < 50; wait++ {
+				if left = sleepsOf(arg); len(left) == 0 {
+					return
+				}
+				time.Sleep(40 * time.Millisecond)
 			}
-			time.Sleep(40 * time.Millisecond)
-		}
-		if len(left) != 0 {
-			t.Errorf("%v: sleep %s left: %v", args, arg, left)
+			t.Errorf("%s: sleep %s left: %v", what, arg, left)
 			for _, pid := range left {
 				syscall.Kill(pid, syscall.SIGKILL)
 			}
 		}
-		noneLeft(t, "SIGTERM", m)
+		for _, args := range [][]string{
+			{"-n", "2000", "--against", wrapper, "--time", "30"},
+			{"-n", "200000", "--against", wrapper, "--interleave", "launches", "--launches", "50"},
+		} {
+			what := fmt.Sprintf("%q %v", leave, args)
+			m := mark("sigterm")
+			cmd, errb, children := startMarked(t, bench, m, 2, 1500*time.Millisecond, args...)
+			if len(children) == 0 {
+				t.Fatalf("%s: no child", what)
+			}
+			cmd.Process.Signal(syscall.SIGTERM)
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+				t.Errorf("%s: %v, want exit 143; stderr %q", what, err, errb.String())
+			}
+			noSleep(what + " SIGTERM")
+			noneLeft(t, what+" SIGTERM", m)
+		}
+		for _, args := range [][]string{
+			{"-n", "2000", "--against", wrapper, "--time", "2"},
+			{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "2"},
+		} {
+			what := fmt.Sprintf("%q %v", leave, args)
+			m := mark("ends")
+			if r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, args...); r.code != 0 && r.code != 1 {
+				t.Errorf("%s: exit %d: %s", what, r.code, r.stderr)
+			}
+			noSleep(what)
+			noneLeft(t, what, m)
+		}
 	}
 }
 
