@@ -15,7 +15,9 @@
  * malloc'd; NULL when text is no document with options and cells. */
 char *doc_identity(const char *text, size_t len);
 
-/* 0 when a and b are the same identity. Else 1, with the first cell of a
+/* 0 when a and b are the same identity (an option that one of them does
+ * not record, being older than it, is no difference). Else 1, with the
+ * first cell of a
  * in cell, and in what the first difference, b's value then a's: an option
  * ("work \"bare\", not \"noop\"") or a cell ("the cell lib=..., not
  * lib=..."). */
