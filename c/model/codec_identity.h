@@ -3,7 +3,9 @@
  * two sides of a comparison are given differently on purpose (the injected
  * slowdowns, extra_ns and async_extra_ns, which reach the build under test
  * only) and the folders of the plugin libraries (each build may load its
- * own sibling libcmock.so). Two launches that measured the same cells have
+ * own sibling libcmock.so), and with cell names alike but for their lib=
+ * part (bench against bench-shared: the same cells, linked another way,
+ * paired by position). Two launches that measured the same cells have
  * the same identity: the coordinator of --against compares the two sides'
  * (orchestrate/plan.c) before any verdict. */
 #ifndef CGOCOST_MODEL_CODEC_IDENTITY_H

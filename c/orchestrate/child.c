@@ -336,8 +336,12 @@ enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t why
 		collect(c, timeout_ms);
 	child_reap(c, left_ms(timeout_ms, t0));
 	if (c->io == CHILD_SERVER && c->output == NULL) {
-		c->output = slurp(c->out);
-		c->errors = slurp(c->err);
+		/* a file at the cap was stopped there (RLIMIT_FSIZE): a flood,
+		 * not read into memory */
+		if (lseek(c->out, 0, SEEK_END) >= (off_t)output_max || lseek(c->err, 0, SEEK_END) >= (off_t)output_max)
+			c->flooded = 1;
+		c->output = c->flooded ? strdup("") : slurp(c->out);
+		c->errors = c->flooded ? strdup("") : slurp(c->err);
 	}
 	if (c->flooded) {
 		snprintf(why, whylen, "printed more than %zu bytes (the cap on a child's output): killed", output_max);

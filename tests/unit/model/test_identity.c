@@ -64,6 +64,9 @@ static void test_same_cells(void **state)
 				      "[\"/b/build/libcmock.so\"]"),
 				what, sizeof(what)),
 			 0);
+	/* a build linked another way (bench against bench-shared) */
+	assert_int_equal(differ(TEXTS(MINE), doc_text(MINE, "lib=shared/mode=sync/work=noop/p=1"), what, sizeof(what)),
+			 0);
 	/* an older build that does not record --plugin */
 	assert_int_equal(differ(TEXTS(MINE), TEXTS("\"n\": 2000, \"work\": \"noop\", \"fields\": 1, \"extra_ns\": 0"),
 				what, sizeof(what)),

@@ -336,10 +336,13 @@ static void test_flood_is_capped(void **state)
 	child_init(&c, 0);
 	assert_int_equal(child_spawn(&c, CHILD_SERVER, argv, err, sizeof(err)), 0);
 	pid = c.pid;
-	assert_int_not_equal(child_end(&c, 10000, why, sizeof(why)), CHILD_OK);
+	assert_int_equal(child_end(&c, 10000, why, sizeof(why)), CHILD_FAILED);
 	assert_false(c.timed_out); /* it was stopped by the limit, not by the timeout */
+	/* a file at the cap is a flood: said so, and not read into memory */
+	assert_true(c.flooded);
+	assert_string_equal(why, "printed more than 1048576 bytes (the cap on a child's output): killed");
 	assert_non_null(c.output);
-	assert_true(strlen(c.output) <= cap);
+	assert_int_equal(strlen(c.output), 0);
 	child_close(&c);
 	no_child_left(pid);
 	child_output_limit(CHILD_OUTPUT_MAX);
