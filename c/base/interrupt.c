@@ -2,10 +2,14 @@
 #include "base/interrupt.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -61,6 +65,10 @@ static void on_signal(int sig)
 		if (slots[i] > 0)
 			while (waitpid((pid_t)slots[i], NULL, 0) < 0 && errno == EINTR)
 				;
+	/* what they left outside their groups was adopted once they died */
+	for (int i = 0; i < INTERRUPT_SLOTS; i++)
+		slots[i] = 0;
+	interrupt_kill_adopted();
 	if (tmp[0])
 		unlink(tmp);
 	put(line, &len, prog_text.buf[prog_text.cur]);
@@ -111,6 +119,90 @@ void interrupt_child_slot(int slot, pid_t pid)
 {
 	if (slot >= 0 && slot < INTERRUPT_SLOTS)
 		slots[slot] = pid;
+}
+
+void interrupt_adopt_orphans(void)
+{
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/* The number that is a whole name ("1234"), or -1. */
+static long number(const char *s)
+{
+	long v = 0;
+
+	if (*s == '\0')
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 100000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/* The parent of /proc/<name> (its stat's fourth field), or -1. */
+static long parent_of(int proc, const char *name)
+{
+	char path[64], buf[512];
+	size_t n = strlen(name);
+	ssize_t got;
+	int fd;
+	const char *p;
+
+	if (n + sizeof("/stat") > sizeof(path))
+		return -1;
+	memcpy(path, name, n);
+	memcpy(path + n, "/stat", sizeof("/stat"));
+	if ((fd = openat(proc, path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = '\0';
+	/* "pid (comm) S ppid ...": comm may hold anything, the last ')' ends it */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == '\0' || p[3] != ' ')
+		return -1;
+	p += 4;
+	for (n = 0; p[n] >= '0' && p[n] <= '9'; n++)
+		;
+	memcpy(path, p, n < sizeof(path) - 1 ? n : sizeof(path) - 1);
+	path[n < sizeof(path) - 1 ? n : sizeof(path) - 1] = '\0';
+	return number(path);
+}
+
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+void interrupt_kill_adopted(void)
+{
+	char dents[4096];
+	long self = (long)getpid(), n;
+	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (proc < 0)
+		return;
+	while ((n = syscall(SYS_getdents64, proc, dents, sizeof(dents))) > 0)
+		for (long off = 0; off < n;) {
+			struct dirent64_raw *d = (struct dirent64_raw *)(void *)(dents + off);
+			long pid = number(d->name);
+			int ours = 0;
+			off += d->reclen;
+			for (int i = 0; pid > 0 && i < INTERRUPT_SLOTS; i++)
+				ours |= slots[i] == pid;
+			if (pid <= 0 || ours || parent_of(proc, d->name) != self)
+				continue;
+			kill((pid_t)pid, SIGKILL);
+			while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
+	close(proc);
 }
 
 void interrupt_tempfile(const char *path)

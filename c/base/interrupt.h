@@ -1,5 +1,6 @@
 /* base/interrupt.h — what SIGINT, SIGTERM and SIGHUP do to a driver: the
- * running child launch (its whole process group) is killed and reaped, the
+ * running child launches (their whole process groups, and the orphans they
+ * left, adopted) are killed and reaped, the
  * temporary file of a save in progress is removed, one line on stderr says
  * what was interrupted, and the process exits 128 + the signal number.
  *
@@ -23,6 +24,17 @@ void interrupt_doing(const char *what);
  * handler kills them all, then reaps them. */
 #define INTERRUPT_SLOTS 32
 void interrupt_child_slot(int slot, pid_t pid);
+
+/* Makes this process the reaper of its orphaned descendants
+ * (PR_SET_CHILD_SUBREAPER): what a child leaves behind outside its process
+ * group (a wrapper's `setsid sleep 1000 &`) becomes this process's child
+ * when the child ends, instead of init's, so that it can be killed. */
+void interrupt_adopt_orphans(void);
+
+/* Kills (SIGKILL) and reaps every child of this process that sits in no
+ * slot: the orphans adopted since interrupt_adopt_orphans. The handler
+ * does it too, once the slots' children are reaped. Async-signal-safe. */
+void interrupt_kill_adopted(void);
 
 /* A temporary file to remove if interrupted (NULL: none). */
 void interrupt_tempfile(const char *path);

@@ -129,6 +129,7 @@ int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err
 
 	child_init(c, c->slot);
 	c->io = io;
+	interrupt_adopt_orphans();
 	if ((n = make_fds(c, theirs, to, err, errlen)) < 0)
 		return -1;
 	pid = fork();
@@ -310,8 +311,10 @@ int child_reap(struct child *c, int timeout_ms)
 		while ((got = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 			;
 	}
-	if (got == c->pid)
-		kill(-got, SIGKILL); /* what it left in its group dies with it: no orphan */
+	if (got == c->pid) {
+		kill(-got, SIGKILL);	  /* what it left in its group dies with it: no orphan */
+		interrupt_kill_adopted(); /* and what it left outside, adopted at its end */
+	}
 	interrupt_child_slot(c->slot, 0);
 	c->pid = 0;
 	c->rc = -1;
@@ -333,8 +336,12 @@ enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t why
 		collect(c, timeout_ms);
 	child_reap(c, left_ms(timeout_ms, t0));
 	if (c->io == CHILD_SERVER && c->output == NULL) {
-		c->output = slurp(c->out);
-		c->errors = slurp(c->err);
+		/* a file at the cap was stopped there (RLIMIT_FSIZE): a flood,
+		 * not read into memory */
+		if (lseek(c->out, 0, SEEK_END) >= (off_t)output_max || lseek(c->err, 0, SEEK_END) >= (off_t)output_max)
+			c->flooded = 1;
+		c->output = c->flooded ? strdup("") : slurp(c->out);
+		c->errors = c->flooded ? strdup("") : slurp(c->err);
 	}
 	if (c->flooded) {
 		snprintf(why, whylen, "printed more than %zu bytes (the cap on a child's output): killed", output_max);
@@ -359,14 +366,19 @@ void child_close(struct child *c)
 	c->output = c->errors = NULL;
 }
 
-enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen)
+enum child_kind child_run_within(struct child *c, char *const argv[], int timeout_ms, char *why, size_t whylen)
 {
 	child_init(c, 0);
 	if (child_spawn(c, CHILD_PIPES, argv, why, whylen) != 0) {
 		c->rc = -1;
 		return child_classify(-1, 0, "", why, whylen);
 	}
-	return child_end(c, -1, why, whylen);
+	return child_end(c, timeout_ms, why, whylen);
+}
+
+enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen)
+{
+	return child_run_within(c, argv, -1, why, whylen);
 }
 
 /* --- how it ended ------------------------------------------------------------ */

@@ -27,7 +27,10 @@
  *     file-size limit (RLIMIT_FSIZE) set in it before the exec;
  *   - what a child leaves in its group (a wrapper's background process)
  *     is killed once the child has exited: it can neither hold the pipes
- *     open nor outlive the run;
+ *     open nor outlive the run; what it leaves outside its group (`setsid
+ *     sleep 1000 &`) is adopted by the driver, a subreaper, when the child
+ *     ends, and killed and reaped then (base/interrupt.h), or by the
+ *     interrupt handler;
  *   - no child outlives child_close. */
 #ifndef CGOCOST_ORCHESTRATE_CHILD_H
 #define CGOCOST_ORCHESTRATE_CHILD_H
@@ -105,6 +108,9 @@ void child_close(struct child *c);
  * timeout: the child has its own watchdog) and classifies it as child_end
  * does; one that could not start ended CHILD_FAILED. Close c afterwards. */
 enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen);
+/* child_run within timeout_ms (-1: no timeout): past it the child's group
+ * is killed (c->timed_out). */
+enum child_kind child_run_within(struct child *c, char *const argv[], int timeout_ms, char *why, size_t whylen);
 
 /* Classifies a child from its exit status rc (-1: killed by signal signo)
  * and its stderr; why gets one line: the child's own message, the signal,

@@ -7,21 +7,29 @@
 
 #include "base/status.h"
 #include "model/codec.h"
+#include "model/codec_identity.h"
 #include "orchestrate/child.h"
 #include "timing/record.h"
 
 /* Runs a child and hands its stdout to parse. Returns EXIT_OK; the child's
  * own failure, classified (bad input 2, a stall 4, anything else 3), with
  * its reason in err; or EXIT_RUN_FAILED when parse refuses what it printed. */
-static int launch_parsed(char *const argv[], int (*parse)(const char *out, void *ctx, char *why, size_t whylen),
-			 void *ctx, char *err, size_t errlen)
+static int launch_parsed(char *const argv[], int timeout_ms,
+			 int (*parse)(const char *out, void *ctx, char *why, size_t whylen), void *ctx, char *err,
+			 size_t errlen)
 {
 	char why[600] = "";
 	struct child c;
-	enum child_kind kind = child_run(&c, argv, why, sizeof(why));
+	enum child_kind kind = child_run_within(&c, argv, timeout_ms, why, sizeof(why));
 	int rc;
 
-	if (kind != CHILD_OK) {
+	if (c.timed_out && !c.flooded) {
+		snprintf(err, errlen,
+			 "launch of %s was still running after %d s, the most its options allow (2 x --stall-timeout + "
+			 "10 s + its extractions): killed",
+			 argv[0], (timeout_ms + 999) / 1000);
+		rc = EXIT_RUN_FAILED;
+	} else if (kind != CHILD_OK) {
 		if (kind == CHILD_BAD_INPUT)
 			snprintf(err, errlen, "%s", why);
 		else
@@ -37,18 +45,37 @@ static int launch_parsed(char *const argv[], int (*parse)(const char *out, void 
 	return rc;
 }
 
+struct document_ctx {
+	struct doc *d;
+	char **identity;
+};
+
 static int parse_document(const char *out, void *ctx, char *why, size_t whylen)
 {
+	struct document_ctx *dc = ctx;
 	char msg[400];
-	if (doc_loads(ctx, out, strlen(out), msg, sizeof(msg)) == 0)
-		return 0;
-	snprintf(why, whylen, "no valid document (%s)", msg);
-	return -1;
+
+	if (doc_loads(dc->d, out, strlen(out), msg, sizeof(msg)) != 0) {
+		snprintf(why, whylen, "no valid document (%s)", msg);
+		return -1;
+	}
+	if (dc->identity)
+		*dc->identity = doc_identity(out, strlen(out));
+	return 0;
+}
+
+int launch_document_within(char *const argv[], int timeout_ms, struct doc *d, char **identity, char *err, size_t errlen)
+{
+	struct document_ctx dc = { .d = d, .identity = identity };
+
+	if (identity)
+		*identity = NULL;
+	return launch_parsed(argv, timeout_ms, parse_document, &dc, err, errlen);
 }
 
 int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
 {
-	return launch_parsed(argv, parse_document, d, err, errlen);
+	return launch_document_within(argv, -1, d, NULL, err, errlen);
 }
 
 struct minimal_ctx {
@@ -70,5 +97,5 @@ static int parse_minimal(const char *out, void *ctx, char *why, size_t whylen)
 int launch_minimal(char *const argv[], const struct options *o, int async, struct doc *d, char *err, size_t errlen)
 {
 	struct minimal_ctx m = { .d = d, .o = o, .async = async, .exe = argv[0] };
-	return launch_parsed(argv, parse_minimal, &m, err, errlen);
+	return launch_parsed(argv, -1, parse_minimal, &m, err, errlen);
 }

@@ -66,6 +66,19 @@ static int failure(struct server *s, const char *what, int timeout_ms, char *err
 	return outcome(s, what, timeout_ms, 0, err, errlen);
 }
 
+/* A child whose reply is none of the protocol's (a ready reply says the
+ * calls of a block and a mode, every block's reply those calls): it is no
+ * bench serving blocks, or a broken one; killed. */
+static int garbage(struct server *s, const char *what, char *err, size_t errlen)
+{
+	child_reap(&s->c, 0);
+	snprintf(
+		err, errlen,
+		"paired launch of %s (%s) failed: %s is not one of the blocks protocol (garbage on its replies pipe); killed",
+		s->v->exe, s->v->async ? "async" : "sync", what);
+	return EXIT_RUN_FAILED;
+}
+
 static int stall_ms(const struct options *o)
 {
 	return o->stall_timeout_s ? (int)o->stall_timeout_s * 1000 : -1;
@@ -126,9 +139,21 @@ static int start(struct server *s, const struct options *o, int cpu, char *err, 
 	argv[n + 2] = NULL;
 	if (child_spawn(&s->c, CHILD_SERVER, argv, err, errlen) != 0)
 		return EXIT_RUN_FAILED;
-	got = receive(s, &s->ready, stall_ms(o) < 0 ? -1 : stall_ms(o) + 60000);
+	/* its start-up (load, warm-up) is bounded as a launch's is (plan.h) */
+	got = receive(s, &s->ready, plan_bound_ms(o, 0));
+	if (got == 2) {
+		child_reap(&s->c, 0);
+		snprintf(err, errlen,
+			 "paired launch of %s (%s) stalled before its first block: not ready after %d s (2 x "
+			 "--stall-timeout + 10 s + its warm-up); killed",
+			 s->v->exe, s->v->async ? "async" : "sync", plan_bound_ms(o, 0) / 1000);
+		return EXIT_RUN_FAILED;
+	}
 	if (got != 0)
-		return failure(s, "before its first block", got == 2 ? 0 : 10000, err, errlen);
+		return failure(s, "before its first block", 10000, err, errlen);
+	if (s->ready.status != 0 || s->ready.calls == 0 || s->ready.async_in_effect < -1 ||
+	    s->ready.async_in_effect > 1)
+		return garbage(s, "its first reply", err, errlen);
 	/* the mode in effect, verified at the child's first probe */
 	if (s->ready.async_in_effect >= 0 && s->ready.async_in_effect != s->v->async) {
 		snprintf(err, errlen, "paired launch of %s: %s was asked for, but Extract ran %s: refusing to pair it",
@@ -220,6 +245,8 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 			got = receive(s, &r, stall_ms(o));
 			if (got != 0)
 				return failure(s, "during a block", got == 2 ? 0 : 10000, err, errlen);
+			if (r.status == 0 && r.calls != s->ready.calls)
+				return garbage(s, "a block's reply", err, errlen);
 			if (r.status != 0)
 				return failure(s, "during a block", 10000, err, errlen);
 			if (record(&pr->cells[order[i]], &sv[order[i]].cap, &r, i ? order[i - 1] : -1) != 0) {
@@ -246,8 +273,10 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 		       : (pr->generation_rounds[pr->ngenerations - 1] = done, EXIT_OK);
 }
 
-/* Ends every child and takes its document: one launch, a batch a block. */
-static int finish(struct server *sv, int nv, const struct options *o, char *err, size_t errlen)
+/* Ends every child and takes its document: one launch, a batch a block;
+ * each must have measured what its side's other launches and, on the
+ * --against side, this build's same cell measured. */
+static int finish(struct plan *p, struct server *sv, int nv, const struct options *o, char *err, size_t errlen)
 {
 	int timeout = stall_ms(o) < 0 ? 600000 : stall_ms(o) + 10000;
 
@@ -267,7 +296,9 @@ static int finish(struct server *sv, int nv, const struct options *o, char *err,
 				 out ? why : "unreadable");
 			return EXIT_RUN_FAILED;
 		}
-		status = plan_merge_launch(s->v, &child, err, errlen);
+		status = plan_check_identity(p, (int)(s->v - p->v), out, err, errlen);
+		if (status == EXIT_OK)
+			status = plan_merge_launch(s->v, &child, err, errlen);
 		doc_free(&child);
 		if (status != EXIT_OK)
 			return status;
@@ -318,8 +349,8 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 
 /* One generation of fresh children: started, run in rounds, ended, their
  * documents taken; none is left running. */
-static int generation(struct server *sv, int nv, const struct options *o, struct paired_rec *pr, stats_rng *rng,
-		      uint64_t t0, char *err, size_t errlen)
+static int generation(struct plan *p, struct server *sv, int nv, const struct options *o, struct paired_rec *pr,
+		      stats_rng *rng, uint64_t t0, char *err, size_t errlen)
 {
 	uint64_t s0 = now_ns(), s1;
 	/* one at a time: the start-up and warm-up of one never overlap
@@ -341,7 +372,7 @@ static int generation(struct server *sv, int nv, const struct options *o, struct
 	s0 += now_ns() - s1; /* what follows is start-up time too */
 	interrupt_doing("the end of the paired launches");
 	if (status == EXIT_OK)
-		status = finish(sv, nv, o, err, errlen);
+		status = finish(p, sv, nv, o, err, errlen);
 	for (int i = 0; i < nv; i++)
 		child_close(&sv[i].c);
 	pr->startup_s += (double)(now_ns() - s0) / 1e9;
@@ -367,7 +398,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 	 * process is placed and laid out anew, and the verdict is taken over
 	 * generations, so that one process's luck is not mistaken for a change */
 	while (status == EXIT_OK) {
-		status = generation(sv, nv, o, pr, &rng, t0, err, errlen);
+		status = generation(p, sv, nv, o, pr, &rng, t0, err, errlen);
 		if (status != EXIT_OK)
 			break;
 		if ((stop = pairs_stop(pr, o, (double)(now_ns() - t0) / 1e9)) != NULL) {

@@ -1,6 +1,7 @@
 /* orchestrate/plan.c — see plan.h. */
 #include "orchestrate/plan.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "base/selfpath.h"
 #include "base/status.h"
 #include "model/codec.h"
+#include "model/codec_identity.h"
 #include "orchestrate/childargs.h"
 #include "orchestrate/launch.h"
 
@@ -222,25 +224,88 @@ static void progress(int on, uint32_t done, uint32_t total, const struct variant
 }
 
 /* One launch of a variant; a launch whose caller stalled (its watchdog
- * ended it) is run again, at most twice, and counted: it measured nothing. */
-static int launch_variant(struct variant *v, const struct options *o, struct doc *child, char *err, size_t errlen)
+ * ended it) is run again, at most twice, and counted: it measured nothing.
+ * What it measured in *identity (malloc'd; NULL for the minimal driver). */
+static int launch_variant(struct variant *v, const struct options *o, struct doc *child, char **identity, char *err,
+			  size_t errlen)
 {
 	char *argv[PLAN_MAX_ARGS], store[PLAN_ARGS_BYTES];
-	int status;
+	int status, bound = plan_bound_ms(o, 1);
 
+	*identity = NULL;
 	if (child_args(o, v, argv, PLAN_MAX_ARGS, store, sizeof(store)) < 0) {
 		snprintf(err, errlen, "arguments too long for a launch");
 		return EXIT_RUN_FAILED;
 	}
 	if (v->minimal)
 		return launch_minimal(argv, o, v->async, child, err, errlen);
-	status = launch_document(argv, child, err, errlen);
+	status = launch_document_within(argv, bound, child, identity, err, errlen);
 	for (int retry = 0; status == EXIT_STALLED && retry < 2; retry++) {
 		v->stalled++;
 		fprintf(stderr, "bench: warning: %s stalled (%s); running that launch again\n", v->exe, err);
-		status = launch_document(argv, child, err, errlen);
+		status = launch_document_within(argv, bound, child, identity, err, errlen);
 	}
 	return status == EXIT_STALLED ? EXIT_RUN_FAILED : status;
+}
+
+int plan_bound_ms(const struct options *o, int whole)
+{
+	double us = (o->nlibs || o->busy || o->idle ? PLAN_US_PER_LIBRARY_CALL : PLAN_US_PER_CALL) +
+		    (double)(o->extra_ns + o->async_extra_ns) / 1000.0;
+	double calls = (double)o->warmup * o->plugins, ms;
+
+	if (o->stall_timeout_s == 0)
+		return -1;
+	if (whole) /* a lifecycle iteration makes an instance: ten calls' worth, in two scenarios */
+		calls += (double)o->n * o->plugins * (o->lifecycle ? 20 : 1) * (o->floors ? 10 : 1);
+	ms = 2000.0 * o->stall_timeout_s + 10000.0 + calls * us / 1000.0;
+	if (whole && o->rate > 0)
+		ms += 1000.0 * (o->time_s > 0 ? o->time_s : (double)o->n / o->rate);
+	for (int g = 0; whole && g < o->ngaps; g++)
+		ms += (double)o->n * (double)o->gaps_us[g] / 1000.0;
+	return ms >= INT_MAX ? INT_MAX : (int)ms;
+}
+
+/* plan_check_identity with the identity id (NULL: none could be read),
+ * which it takes. */
+static int check_identity(struct plan *p, int i, char *id, char *err, size_t errlen)
+{
+	struct variant *v = &p->v[i], *mine = i >= p->nself && i - p->nself < p->nself ? &p->v[i - p->nself] : NULL;
+	char cell[MODEL_NAME_MAX], what[400];
+
+	if (v->minimal) {
+		free(id);
+		return EXIT_OK;
+	}
+	if (id == NULL) {
+		snprintf(err, errlen, "launch of %s printed no valid document (no options or cells)", v->exe);
+		return EXIT_RUN_FAILED;
+	}
+	if (v->identity == NULL) {
+		v->identity = id;
+	} else {
+		int changed = identity_diff(v->identity, id, cell, sizeof(cell), what, sizeof(what));
+		free(id);
+		if (changed) {
+			snprintf(err, errlen, "%s changed what it measures between launches: the cell %s, then %s",
+				 v->exe, cell, what);
+			return EXIT_RUN_FAILED;
+		}
+	}
+	if (mine && mine->identity &&
+	    identity_diff(mine->identity, v->identity, cell, sizeof(cell), what, sizeof(what))) {
+		snprintf(err, errlen,
+			 "--against %s did not measure the cell %s of this build: it ran %s; the two sides must "
+			 "measure the same cells, nothing was compared",
+			 v->exe, cell, what);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}
+
+int plan_check_identity(struct plan *p, int i, const char *text, char *err, size_t errlen)
+{
+	return check_identity(p, i, doc_identity(text, strlen(text)), err, errlen);
 }
 
 int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen)
@@ -290,9 +355,14 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 	for (uint32_t round = 0; status == EXIT_OK && round < o->launches; round++) {
 		for (int i = 0; status == EXIT_OK && i < p->nv; i++, done++) {
 			struct doc child;
+			char *identity;
 			progress(tty, done, total, &p->v[i]);
 			memset(&child, 0, sizeof(child));
-			status = launch_variant(&p->v[i], o, &child, err, errlen);
+			status = launch_variant(&p->v[i], o, &child, &identity, err, errlen);
+			if (status == EXIT_OK && !p->v[i].minimal)
+				status = check_identity(p, i, identity, err, errlen);
+			else
+				free(identity);
 			if (status == EXIT_OK)
 				status = plan_merge_launch(&p->v[i], &child, err, errlen);
 			doc_free(&child);
@@ -327,6 +397,7 @@ void plan_free(struct plan *p)
 	for (int i = 0; i < p->nv; i++) {
 		struct doc owner = { .cells = p->v[i].cells, .ncells = p->v[i].ncells };
 		doc_free(&owner);
+		free(p->v[i].identity);
 	}
 	memset(p, 0, sizeof(*p));
 }

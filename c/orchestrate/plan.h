@@ -33,6 +33,7 @@ struct variant {
 	int stalled;		 /* launches that stalled and were run again */
 	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
 	size_t ncells;
+	char *identity; /* what its first launch measured (model/codec_identity.h); malloc'd */
 };
 
 struct plan {
@@ -59,6 +60,24 @@ void plan_free(struct plan *p);
 /* Adds a child's launches to the variant's cells (the first launch makes
  * them); the cells must be the same, in the same mode, every time. */
 int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen);
+
+/* A launch of variant i printed the document text: what it measured (its
+ * identity) must be what its first launch measured and, on the --against
+ * side, what this build's same variant measured. EXIT_OK, or
+ * EXIT_RUN_FAILED with one line naming the cell and what differs (found
+ * once the children ran: no verdict is taken from cells that differ). */
+int plan_check_identity(struct plan *p, int i, const char *text, char *err, size_t errlen);
+
+/* How long a child may take, in ms, as --stall-timeout S bounds it (-1:
+ * S is 0, no bound): S for its own alarm while loading the libraries, S
+ * for its watchdog, 10 s to start a process on a loaded machine, and its
+ * extractions at PLAN_US_PER_CALL each (PLAN_US_PER_LIBRARY_CALL with a
+ * --plugin or --busy library of unknown cost) plus --extra-ns: the
+ * warm-up's for a paired child's start-up (whole 0), every one of a
+ * launch's (whole 1; and an open loop's --time). */
+#define PLAN_US_PER_CALL	 20
+#define PLAN_US_PER_LIBRARY_CALL 1000
+int plan_bound_ms(const struct options *o, int whole);
 
 /* The argument list of a child launch of a variant (NULL-terminated; the
  * strings live in store). */

@@ -377,6 +377,28 @@ static void *busy_thread(void *arg)
 	return NULL;
 }
 
+/* Waits for the --busy thread to leave its extraction loop, at most
+ * --stall-timeout: one whose extraction never returns would hold the run
+ * for ever (it cannot be cancelled, nor its library closed under it), so
+ * the process ends there, with the status of a stalled caller. */
+static void join_busy(pthread_t t, const struct options *o)
+{
+	struct timespec until;
+
+	if (o->stall_timeout_s == 0) {
+		pthread_join(t, NULL);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += o->stall_timeout_s;
+	if (pthread_timedjoin_np(t, NULL, &until) == 0)
+		return;
+	fprintf(stderr,
+		"bench: the --busy library %s made no progress for --stall-timeout (%u s): its extraction never returned\n",
+		o->busy, o->stall_timeout_s);
+	_exit(run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
+}
+
 int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers, struct extractor *xs,
 		 struct pool *pool, const struct plugin_config *pc, struct extractor *busy, struct run *r, char *err,
 		 size_t errlen)
@@ -417,7 +439,7 @@ int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers,
 	pthread_mutex_destroy(&sh.init_mu);
 	if (busy_started) {
 		atomic_store(&bj.stop, 1);
-		pthread_join(busy_t, NULL);
+		join_busy(busy_t, o);
 	}
 	if (started < ncallers) {
 		snprintf(err, errlen, "cannot start thread %u of %u", started + 1, ncallers);

@@ -128,6 +128,19 @@ static int fake(const char *what)
 		grandchild(); /* a wrapper's `sleep 1000 &`; the child itself done */
 		return 0;
 	}
+	if (strcmp(what, "escapes") == 0) {
+		/* a wrapper's `setsid sleep 1000 &`: out of the child's group */
+		pid_t g = fork();
+		char line[64];
+		if (g == 0) {
+			setsid();
+			for (;;)
+				pause();
+		}
+		snprintf(line, sizeof(line), "%d\n", (int)g);
+		say(1, line);
+		return 0;
+	}
 	if (strcmp(what, "flood") == 0) /* like `yes`: until something stops it */
 		for (;;)
 			spew(1, 1 << 20, 'y');
@@ -146,6 +159,19 @@ static void no_child_left(pid_t pid)
 	assert_int_equal(errno, ESRCH);
 	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
 	assert_int_equal(errno, ECHILD);
+}
+
+/* The grandchild, adopted by this process (a subreaper) when the child
+ * ended, was killed and reaped by child_reap itself: nothing is left for
+ * this test to reap, and it no longer exists. */
+static void adopted_and_reaped(pid_t grandchild, int *status)
+{
+	errno = 0;
+	assert_int_equal(waitpid(grandchild, status, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+	errno = 0;
+	assert_int_equal(kill(grandchild, 0), -1);
+	assert_int_equal(errno, ESRCH);
 }
 
 /* Runs the fake child as asked with its output in pipes, ended within
@@ -283,8 +309,7 @@ static void test_hang_is_killed_by_the_timeout(void **state)
 	grandchild = (pid_t)atoi(c.output);
 	assert_true(grandchild > 0);
 	child_close(&c);
-	assert_int_equal(waitpid(grandchild, &status, 0), grandchild);
-	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	adopted_and_reaped(grandchild, &status);
 	no_child_left(pid);
 	no_child_left(grandchild);
 }
@@ -329,10 +354,13 @@ static void test_flood_is_capped(void **state)
 	child_init(&c, 0);
 	assert_int_equal(child_spawn(&c, CHILD_SERVER, argv, err, sizeof(err)), 0);
 	pid = c.pid;
-	assert_int_not_equal(child_end(&c, 10000, why, sizeof(why)), CHILD_OK);
+	assert_int_equal(child_end(&c, 10000, why, sizeof(why)), CHILD_FAILED);
 	assert_false(c.timed_out); /* it was stopped by the limit, not by the timeout */
+	/* a file at the cap is a flood: said so, and not read into memory */
+	assert_true(c.flooded);
+	assert_string_equal(why, "printed more than 1048576 bytes (the cap on a child's output): killed");
 	assert_non_null(c.output);
-	assert_true(strlen(c.output) <= cap);
+	assert_int_equal(strlen(c.output), 0);
 	child_close(&c);
 	no_child_left(pid);
 	child_output_limit(CHILD_OUTPUT_MAX);
@@ -354,8 +382,28 @@ static void test_leftovers_are_killed(void **state)
 	grandchild = (pid_t)atoi(c.output);
 	assert_true(grandchild > 0);
 	child_close(&c);
-	assert_int_equal(waitpid(grandchild, &status, 0), grandchild); /* this test is its subreaper */
-	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	adopted_and_reaped(grandchild, &status);
+	no_child_left(pid);
+	no_child_left(grandchild);
+}
+
+/* A grandchild that left the child's process group (setsid) is out of
+ * reach of the group's kill; it is adopted when the child ends (the
+ * driver is a subreaper) and killed and reaped with the child, not left to
+ * init. */
+static void test_escaped_grandchild_is_killed(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid, grandchild;
+	int status;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "escapes", -1, why, sizeof(why), &pid), CHILD_OK);
+	grandchild = (pid_t)atoi(c.output);
+	assert_true(grandchild > 0);
+	child_close(&c);
+	adopted_and_reaped(grandchild, &status);
 	no_child_left(pid);
 	no_child_left(grandchild);
 }
@@ -427,6 +475,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_big_output),
 		cmocka_unit_test(test_flood_is_capped),
 		cmocka_unit_test(test_leftovers_are_killed),
+		cmocka_unit_test(test_escaped_grandchild_is_killed),
 		cmocka_unit_test(test_cannot_run),
 		cmocka_unit_test(test_server_pipes),
 	};
