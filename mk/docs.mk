@@ -2,8 +2,10 @@
 # each must exit as its `# exit N` comment says (docs/methodology.md,
 # "Commands in the docs").
 #
-#   make test-docs        the static checks and every short command, about a
-#                         minute (part of `make test`)
+#   make test-docs        the static checks, every short command, and the
+#                         smoke form of every long one (docs/long-commands.txt:
+#                         the same command made small, its output checked),
+#                         about three minutes (part of `make test`)
 #   make check-docs-long  the same with the long commands of
 #                         docs/long-commands.txt too: builds and measurements
 #                         for an hour or more (not part of `make test`)
