@@ -206,21 +206,31 @@ $(BUILD)/bench-minimal: c/minimal/main.c c/plugin/plugin_fields.h c/base/names.h
 # archive vs shared x sync vs async, interleaved launch by launch, with the
 # floors (and the reference handoff); then the anatomy of one extraction,
 # step by step, with the minimal driver beside it. COMPARE_ARGS can add
-# options to both (e.g. --format json).
+# options to both (e.g. --format json). The sizes are knobs for the smoke
+# form make test runs (docs/long-commands.txt); the defaults are the full form.
 COMPARE_ARGS ?=
+COMPARE_TIME ?=
+FLOORS_N ?= 200000
+ANATOMY_N ?= 100000
+ANATOMY_R ?= 10
+ANATOMY_LAUNCHES ?= 6
 compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired blocks, the floors, then the anatomy of one extraction
-	$(BUILD)/bench --compare $(COMPARE_ARGS)
-	$(BUILD)/bench --floors -n 200000 $(COMPARE_ARGS)
-	$(BUILD)/bench --anatomy -n 100000 -r 10 --launches 6 $(COMPARE_ARGS)
+	$(BUILD)/bench --compare $(if $(COMPARE_TIME),--time $(COMPARE_TIME)) $(COMPARE_ARGS)
+	$(BUILD)/bench --floors -n $(FLOORS_N) $(COMPARE_ARGS)
+	$(BUILD)/bench --anatomy -n $(ANATOMY_N) -r $(ANATOMY_R) --launches $(ANATOMY_LAUNCHES) $(COMPARE_ARGS)
 
 power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20)
-	@POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
+	@POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' POWER_TRUE_TIME='$(POWER_TRUE_TIME)' \
+		POWER_PRECISION_TIME='$(POWER_PRECISION_TIME)' POWER_PRECISION_LAUNCHES='$(POWER_PRECISION_LAUNCHES)' POWER_LAUNCH_N='$(POWER_LAUNCH_N)' \
+		POWER_OUT='$(POWER_OUT)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
 
 regress: $(EXES) ## the regression check end to end, paired: the build against itself, then 20% slower
-	@sh scripts/regress.sh $(BUILD)/bench
+	@REGRESS_TIME='$(REGRESS_TIME)' REGRESS_SLOWDOWN='$(REGRESS_SLOWDOWN)' REGRESS_LAUNCHES='$(REGRESS_LAUNCHES)' REGRESS_OUT='$(REGRESS_OUT)' \
+		sh scripts/regress.sh $(BUILD)/bench
 
 alloc-matrix: all ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption
-	@GO="$(GOCMD)" sh scripts/alloc_matrix.sh $(BUILD)
+	@GO="$(GOCMD)" ALLOC_LAUNCHES='$(ALLOC_LAUNCHES)' ALLOC_MONGO_ROUNDS='$(ALLOC_MONGO_ROUNDS)' \
+		ALLOC_N='$(ALLOC_N)' ALLOC_OUT='$(ALLOC_OUT)' sh scripts/alloc_matrix.sh $(BUILD)
 
 # Go: formatting and vet of every Go package, and the Go packages' own tests
 # that need no built executable.

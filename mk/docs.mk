@@ -2,16 +2,20 @@
 # each must exit as its `# exit N` comment says (docs/methodology.md,
 # "Commands in the docs").
 #
-#   make test-docs        the static checks and every short command, about a
-#                         minute (part of `make test`)
+#   make test-docs        the static checks, every short command, and the
+#                         smoke form of every long one (docs/long-commands.txt:
+#                         the same command made small, its output checked),
+#                         about three minutes (part of `make test`)
 #   make check-docs-long  the same with the long commands of
 #                         docs/long-commands.txt too: builds and measurements
 #                         for an hour or more (not part of `make test`)
 
 .PHONY: test-docs check-docs-long
 
+# The smoke forms alone can take ten minutes on a loaded machine: past go
+# test's default 10 m limit.
 test-docs: $(EXES) ## every short command the docs show, run as documented
-	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/docs/...
+	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 -timeout 40m ./tests/docs/...
 
 check-docs-long: $(EXES) ## the docs' long commands too (an hour or more)
 	CGOCOST_BUILD=$(abspath $(BUILD)) CGOCOST_DOCS_LONG=1 \

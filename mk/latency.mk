@@ -11,6 +11,8 @@ LATENCY_RATES ?= 100,1000,10000,100000,max
 # seconds of schedule per rate and mode
 LATENCY_TIME ?= 4
 LATENCY_TOOL = $(BUILD)/cgocost-latency
+# where the document and the chart go
+LATENCY_OUT ?= $(BUILD)
 
 .PHONY: latency latency-tool test-latency
 latency-tool:
@@ -18,9 +20,9 @@ latency-tool:
 	$(GOCMD) build -o $(LATENCY_TOOL) ./go/cmd/latency
 
 latency: all latency-tool ## the rate sweep: latency percentiles vs rate, sync and async, table and build/latency.svg
-	$(BUILD)/bench --sweep-rate $(LATENCY_RATES) --time $(LATENCY_TIME) --save-baseline $(BUILD)/latency.json
-	$(LATENCY_TOOL) -o $(BUILD)/latency.svg $(BUILD)/latency.json
-	@echo "chart: $(BUILD)/latency.svg"
+	$(BUILD)/bench --sweep-rate $(LATENCY_RATES) --time $(LATENCY_TIME) --save-baseline $(LATENCY_OUT)/latency.json
+	$(LATENCY_TOOL) -o $(LATENCY_OUT)/latency.svg $(LATENCY_OUT)/latency.json
+	@echo "chart: $(LATENCY_OUT)/latency.svg"
 
 test-latency:
 	$(GOCMD) vet ./go/cmd/latency/...

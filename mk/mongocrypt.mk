@@ -10,7 +10,7 @@
 
 MONGOCRYPT_PKG := ./go/mongocrypt
 MONGOCRYPT_TABLE_PKG := ./go/cmd/mongocrypt-table
-MONGOCRYPT_OUT = $(BUILD)/mongocrypt
+MONGOCRYPT_OUT ?= $(BUILD)/mongocrypt
 
 # Bulk decryption: operations per repetition (RunParallel's b.N); each of the
 # 24 cells runs 10 repetitions and reports their median. The whole benchmark
@@ -21,6 +21,10 @@ MONGOCRYPT_OUT = $(BUILD)/mongocrypt
 # it repeats each cell back to back.)
 MONGOCRYPT_BULK_OPS ?= 40
 MONGOCRYPT_BULK_PASSES ?= 3
+# Repetitions per cell and warm-up per cell (the benchmark's defaults; the
+# smoke form of docs/long-commands.txt sets them small).
+MONGOCRYPT_BULK_REPS ?= 10
+MONGOCRYPT_BULK_WARMUP ?= 1s
 # How the bulk document is handed to C: copy (as the Go driver does) or pin.
 MONGOCRYPT_BYTES ?= copy
 # Per-value benchmarks: time per sample and samples (benchstat needs 6 for an
@@ -41,9 +45,9 @@ bench-mongocrypt: ## libmongocrypt: bulk decryption and per-value costs, one tab
 	@mkdir -p $(MONGOCRYPT_OUT)
 	$(GOCMD) test -c $(MONGOCRYPT_TAGS) -o $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_PKG)
 	$(GOCMD) build -o $(MONGOCRYPT_OUT)/mongocrypt-table $(MONGOCRYPT_TABLE_PKG)
-	@echo "bench-mongocrypt: bulk decryption, $(MONGOCRYPT_BULK_PASSES) passes x 24 cells x 10 repetitions x $(MONGOCRYPT_BULK_OPS) operations (about 2.5 minutes)" >&2
+	@echo "bench-mongocrypt: bulk decryption, $(MONGOCRYPT_BULK_PASSES) passes x 24 cells x $(MONGOCRYPT_BULK_REPS) repetitions x $(MONGOCRYPT_BULK_OPS) operations (about 2.5 minutes)" >&2
 	@sh scripts/bench_mongocrypt.sh $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_OUT)/bulk.txt \
-		$(MONGOCRYPT_BULK_PASSES) $(MONGOCRYPT_BULK_OPS) $(MONGOCRYPT_BYTES)
+		$(MONGOCRYPT_BULK_PASSES) $(MONGOCRYPT_BULK_OPS) $(MONGOCRYPT_BYTES) $(MONGOCRYPT_BULK_REPS) $(MONGOCRYPT_BULK_WARMUP)
 	@echo "bench-mongocrypt: per-value costs, 30 benchmarks x $(MONGOCRYPT_MICRO_COUNT) samples x $(MONGOCRYPT_MICRO_TIME)" >&2
 	@$(MONGOCRYPT_OUT)/mongocrypt.test -test.run '^$$' \
 		-test.bench '^Benchmark(BinaryRead|GoCopy|BinaryFromBytes|BinaryLifecycle)$$' \

@@ -8,7 +8,8 @@ set -u
 BUILD="${1:-build}"
 GO="${GO:-go}"
 BENCH="$BUILD/bench"
-OUT="$BUILD/alloc-matrix"
+OUT="${ALLOC_OUT:-$BUILD/alloc-matrix}"
+N="${ALLOC_N:-200000}" # extractions per batch of the extraction loop
 LAUNCHES="${ALLOC_LAUNCHES:-10}"
 ROUNDS="${ALLOC_MONGO_ROUNDS:-6}"
 mkdir -p "$OUT"
@@ -28,8 +29,8 @@ echo "== lifecycle: plugin instance alloc vs reuse (sync and async)"
 "$BENCH" --allocators "$have" --scenario lifecycle -n 4000 -r 10 --launches "$LAUNCHES" 2>/dev/null || exit 3
 "$BENCH" --allocators "$have" --scenario lifecycle -a -n 300 -r 10 --warmup 20 --launches "$LAUNCHES" 2>/dev/null || exit 3
 echo "== extraction loop (sync and async)"
-"$BENCH" --allocators "$have" -n 200000 -r 10 --launches "$LAUNCHES" 2>/dev/null || exit 3
-"$BENCH" --allocators "$have" -a -n 200000 -r 10 --launches "$LAUNCHES" 2>/dev/null || exit 3
+"$BENCH" --allocators "$have" -n "$N" -r 10 --launches "$LAUNCHES" 2>/dev/null || exit 3
+"$BENCH" --allocators "$have" -a -n "$N" -r 10 --launches "$LAUNCHES" 2>/dev/null || exit 3
 
 echo "== allocations per iteration (glibc, counted by the preloaded counter)"
 "$BENCH" --scenario lifecycle -n 2000 -r 2 --count-allocs 2>/dev/null | grep -E "C-side|Go .* allocated"

@@ -21,7 +21,12 @@ ARGS="${POWER_ARGS:-}" # more options of the paired runs (e.g. --block-ms 8)
 T="${POWER_TIME:-$("$BENCH" --help | sed -n 's/.*--against default \([0-9]*\) s.*/\1/p' | head -1)}"
 T="${T:-30}"
 L=$(awk -v t="$T" 'BEGIN { printf "%d", 6 * t }')
-OUT="$(dirname "$BENCH")/power"
+# the smoke form's knobs (docs/long-commands.txt); empty: the full form
+TRUE_T="${POWER_TRUE_TIME:-30}"
+PREC_T="${POWER_PRECISION_TIME:-10}"
+PREC_L="${POWER_PRECISION_LAUNCHES:-12}"
+LN="${POWER_LAUNCH_N:-20000}" # extractions per batch of the launch-by-launch runs
+OUT="${POWER_OUT:-$(dirname "$BENCH")/power}"
 mkdir -p "$OUT"
 case "$N" in '' | *[!0-9]* | 0) echo "power: TRIALS must be a whole number above 0, not '$N'" >&2; exit 2 ;; esac
 
@@ -48,11 +53,11 @@ echo "== 1. the injection: --slowdown-pct 5, in the build under test only"
 # alike. (An injection inside Extract, --async-extra-ns, is not additive in
 # async mode here: 155 ns added +6.7% in the VM's slow state, +45% in its
 # fast one.) Its true size, measured by a long paired run:
-"$BENCH" -a --against "$BENCH" --slowdown-pct 5 --time 30 $ARGS --format json >"$OUT/true-size.json" 2>"$OUT/true-size.err"
+"$BENCH" -a --against "$BENCH" --slowdown-pct 5 --time "$TRUE_T" $ARGS --format json >"$OUT/true-size.json" 2>"$OUT/true-size.err"
 rc=$?
 [ "$rc" -le 1 ] || { echo "power: the true-size run failed: $(tail -1 "$OUT/true-size.err")" >&2; exit 3; }
 jq -r '.paired as $p | $p.ratios[] | select(.judged)
-       | "  \(100 * (.estimate - 1) | . * 100 | round / 100)% [\(100 * (.low - 1) | . * 100 | round / 100)%, \(100 * (.high - 1) | . * 100 | round / 100)%] over \(.samples | length) generations, 30 s; async median of the base \([$p.cells[1].block_ns_per_extraction[]] | sort | .[length / 2 | floor] | round) ns"' "$OUT/true-size.json"
+       | "  \(100 * (.estimate - 1) | . * 100 | round / 100)% [\(100 * (.low - 1) | . * 100 | round / 100)%, \(100 * (.high - 1) | . * 100 | round / 100)%] over \(.samples | length) generations, '"$TRUE_T"' s; async median of the base \([$p.cells[1].block_ns_per_extraction[]] | sort | .[length / 2 | floor] | round) ns"' "$OUT/true-size.json"
 echo "== 2. $N trials each, --time $T (launches: $L each): exit status (1 = regressed), seconds, change %"
 printf '%5s  %-22s %-22s %-22s %-22s\n' trial "paired A/A" "paired A/B +5%" "launches A/A" "launches A/B +5%"
 : >"$OUT/trials.txt"
@@ -60,8 +65,8 @@ i=1
 while [ "$i" -le "$N" ]; do
 	pa=$(trial "$OUT/pa.json" -a --against "$BENCH" --time "$T" --seed "$i" $ARGS)
 	pb=$(trial "$OUT/pb.json" -a --against "$BENCH" --time "$T" --slowdown-pct 5 --seed "$i" $ARGS)
-	la=$(trial "$OUT/la.json" -a --against "$BENCH" --interleave launches -n 20000 --launches "$L" --seed "$i")
-	lb=$(trial "$OUT/lb.json" -a --against "$BENCH" --interleave launches -n 20000 --launches "$L" --slowdown-pct 5 --seed "$i")
+	la=$(trial "$OUT/la.json" -a --against "$BENCH" --interleave launches -n "$LN" --launches "$L" --seed "$i")
+	lb=$(trial "$OUT/lb.json" -a --against "$BENCH" --interleave launches -n "$LN" --launches "$L" --slowdown-pct 5 --seed "$i")
 	printf '%5d  %-22s %-22s %-22s %-22s\n' "$i" "$pa" "$pb" "$la" "$lb"
 	echo "$pa | $pb | $la | $lb" >>"$OUT/trials.txt"
 	i=$((i + 1))
@@ -78,11 +83,11 @@ bad=$(($(failed 1) + $(failed 2) + $(failed 3) + $(failed 4)))
 vt=$( (col 1 2; col 2 2) | median)
 lvt=$( (col 3 2; col 4 2) | median)
 
-echo "== 3. precision after --time 10: bench --compare --time 10 $ARGS"
-"$BENCH" --compare --time 10 $ARGS --format json >"$OUT/precision.json" 2>/dev/null
+echo "== 3. precision after --time $PREC_T: bench --compare --time $PREC_T $ARGS"
+"$BENCH" --compare --time "$PREC_T" $ARGS --format json >"$OUT/precision.json" 2>/dev/null
 hw=$(jq '.paired.ratios[] | select(.name == "async/sync lib=archive wall") | .half_width_pct' "$OUT/precision.json")
 shw=$(jq '[.cells[] | select(.lib == "archive" and .mode.in_effect == "sync")][0].statistics | 100 * (.ci_high - .ci_low) / 2 / .median' "$OUT/precision.json")
-"$BENCH" --compare --interleave launches -n 20000 --launches 12 --format json >"$OUT/precision-launches.json" 2>/dev/null
+"$BENCH" --compare --interleave launches -n "$LN" --launches "$PREC_L" --format json >"$OUT/precision-launches.json" 2>/dev/null
 lhw=$(jq '[.ratios[] | select(.name == "async/sync lib=archive wall")][0].statistics | 100 * (.ci_high - .ci_low) / 2 / .median' "$OUT/precision-launches.json")
 
 echo
@@ -95,7 +100,7 @@ printf '%-40s %14.2f %14s\n' "sync cell half-width %, --compare" "$shw" "-"
 [ "$bad" -eq 0 ] || echo "power: $bad runs failed (exit status other than 0 and 1): see $OUT" >&2
 
 hwp=$(awk -v h="$hw" 'BEGIN { printf "%.2f", h }')
-echo "power: false alarms $fa/$N, detected $det/$N at +5%, median verdict time $vt s, ratio half-width $hwp% in 10 s"
+echo "power: false alarms $fa/$N, detected $det/$N at +5%, median verdict time $vt s, ratio half-width $hwp% in $PREC_T s"
 pass=$(awk -v fa="$fa" -v det="$det" -v n="$N" -v vt="$vt" -v hw="$hw" -v bad="$bad" 'BEGIN {
 	maxfa = int(n / 20); if (maxfa < 1) maxfa = 1
 	print (fa <= maxfa && det >= int(0.9 * n) && vt <= 60 && hw <= 1 && bad == 0) ? 0 : 1 }')

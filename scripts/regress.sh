@@ -10,8 +10,11 @@
 # pairs it came from.
 set -u
 BENCH="${1:-build/bench}"
-DIR="$(dirname "$BENCH")"
-ARGS="-a --against $BENCH"
+# the smoke form's knobs (docs/long-commands.txt); empty: the full form
+# (the --against default budget and generations, +20%)
+DIR="${REGRESS_OUT:-$(dirname "$BENCH")}"
+SLOW="${REGRESS_SLOWDOWN:-20}"
+ARGS="-a --against $BENCH${REGRESS_TIME:+ --time $REGRESS_TIME}${REGRESS_LAUNCHES:+ --launches $REGRESS_LAUNCHES}"
 fail=0
 start=$(date +%s)
 
@@ -27,8 +30,8 @@ echo "  exit status $rc (want 0)"
 [ "$rc" -le 1 ] && change "$DIR/regress-same.json"
 [ "$rc" -eq 0 ] || { echo "  UNEXPECTED: the unchanged build was judged a regression (or the run failed)"; fail=1; }
 
-echo "== 2. +20%: $BENCH $ARGS --slowdown-pct 20"
-"$BENCH" $ARGS --slowdown-pct 20 --format json >"$DIR/regress-slow.json"
+echo "== 2. +$SLOW%: $BENCH $ARGS --slowdown-pct $SLOW"
+"$BENCH" $ARGS --slowdown-pct "$SLOW" --format json >"$DIR/regress-slow.json"
 rc=$?
 echo "  exit status $rc (want 1)"
 [ "$rc" -le 1 ] && change "$DIR/regress-slow.json"

@@ -9,6 +9,7 @@ package mock
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -207,7 +208,7 @@ func (c Config) Corrupt(calls uint64) bool {
 // Spin burns about ns nanoseconds of CPU on the calling thread: the
 // calibrated extra cost that lets `make regress` prove the regression check.
 // It runs a dependent multiply-add chain for a number of iterations set by
-// a one-time calibration against the monotonic clock, so it reads no clock
+// a one-time calibration against the thread's CPU clock, so it reads no clock
 // while it runs (a clock read alone costs tens of nanoseconds, more than the
 // slowdowns it must express) and never sleeps.
 //
@@ -239,16 +240,27 @@ var (
 	iterNs        float64
 )
 
-// nsPerIter is the time of one spin iteration on this machine: the fastest
-// of a few timed runs, so a preempted run does not inflate it.
+// nsPerIter is the CPU time of one spin iteration on this machine: the
+// least of a few runs, timed by the CPU time of the calling thread, so that
+// neither a preemption nor a hypervisor's steal inflates it on a loaded
+// machine (the wall clock, which an earlier calibration read, counts both:
+// had all five runs been preempted, every Spin would burn less than asked).
+// The wall clock is the fallback should the thread's clock be unreadable.
 func nsPerIter() float64 {
 	calibrateOnce.Do(func() {
 		const n = 200000
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		best := time.Duration(1 << 62)
 		for r := 0; r < 5; r++ {
+			c0, ok0 := ThreadCPU()
 			start := time.Now()
 			spinIters(n)
-			if d := time.Since(start); d < best {
+			d := time.Since(start)
+			if c1, ok1 := ThreadCPU(); ok0 && ok1 {
+				d = c1 - c0
+			}
+			if d < best {
 				best = d
 			}
 		}

@@ -95,6 +95,7 @@ func TestDocs(t *testing.T) {
 			t.Errorf("docs/long-commands.txt:%d: %q is shown by no document (stale)", line, cmd)
 		}
 	}
+	checkSmokeForms(t, c)
 }
 
 // checkLink fails a relative link whose file does not exist or whose

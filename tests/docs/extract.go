@@ -14,7 +14,8 @@
 //     command of some sh block, so that prose cannot name an unchecked one.
 //   - docs/long-commands.txt lists, one a line and exactly as written (without
 //     the "$ " and the trailing comment), the commands too long for make test.
-//     Lines starting with # are comments.
+//     Lines starting with # are comments; the indented lines under a command
+//     are its smoke form, which make test runs instead (smoke.go).
 //
 // This file holds the extractor; docs_test.go runs the commands.
 package docs
@@ -219,13 +220,13 @@ func splitComment(line string) (string, int, error) {
 	return strings.TrimSpace(line), 0, nil
 }
 
-// ParseLong reads docs/long-commands.txt: one command a line, blank lines
-// and # comments skipped. It returns each command with its line number.
+// ParseLong reads docs/long-commands.txt: one command a line, blank lines,
+// # comments and the indented lines of the smoke forms (ParseSmoke) skipped. It returns each command with its line number.
 func ParseLong(text string) map[string]int {
 	long := map[string]int{}
-	for i, l := range strings.Split(text, "\n") {
-		l = strings.TrimSpace(l)
-		if l == "" || strings.HasPrefix(l, "#") {
+	for i, raw := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(raw)
+		if l == "" || strings.HasPrefix(l, "#") || attribute(raw) { // an indented line: a smoke form's (smoke.go)
 			continue
 		}
 		if _, dup := long[l]; !dup {
