@@ -266,16 +266,16 @@ func TestSharedLinkage(t *testing.T) {
 }
 
 // A caller that makes no progress ends the run with a diagnosis instead of
-// hanging: here every extraction busy-loops for 0.3 s against a 1 s limit,
-// so one batch of ten extractions cannot finish in time. The busy loop is
-// calibrated at start-up, so on a loaded machine it can run short by half
-// (the batch still takes 1.5 s) or long by three times (the cold
-// extraction before the batch, timed alone, still ends within the limit:
-// with 0.9 s it did not, and the stall was found in the cold phase).
+// hanging: here every extraction busy-loops for 30 ms of CPU time against
+// a 1 s limit, so the one batch of 100 extractions burns 3 s of CPU, and
+// its wall time can never be shorter than that, loaded machine or not. The
+// cold extraction before it, timed alone, needs 30 ms: it ends within the
+// limit even on a loaded machine (with 0.3 s a call and 10 calls, it did
+// not at a load of 5, and the stall was found in the cold phase).
 func TestStallTimeoutEndsAStuckRun(t *testing.T) {
 	dir := buildDir(t)
-	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "10", "-r", "1", "--warmup", "0",
-		"--extra-ns", "300000000", "--stall-timeout", "1")
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "100", "-r", "1", "--warmup", "0",
+		"--extra-ns", "30000000", "--stall-timeout", "1")
 	if r.code != 3 || !strings.Contains(r.stderr, "made no progress for") || !strings.Contains(r.stderr, "timed batch") {
 		t.Fatalf("exit %d stderr %q", r.code, r.stderr)
 	}
