@@ -108,3 +108,14 @@ int paired_generation_ratios(const struct paired_rec *pr, const struct pair_rati
 	free(round);
 	return 0;
 }
+
+const char *change_sentence(const struct change_rec *r, char *buf, size_t len)
+{
+	size_t n = r->n < r->base_n ? r->n : r->base_n;
+
+	if (r->min_n && n < r->min_n)
+		snprintf(buf, len, "Too few generations for a verdict (%zu of %zu).", n, r->min_n);
+	else
+		snprintf(buf, len, "%s", verdict_sentence(r->ch.verdict));
+	return buf;
+}

@@ -29,8 +29,19 @@ void pairs_order(int *order, int n, stats_rng *rng);
  * it: "launches" (with --launches L: L generations done, and nothing else
  * ends the run), "time" (--time spent), "precision" (every ratio's interval
  * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
- * on: analyse/ratios.h), or NULL to go on. */
+ * on, VERDICT_MIN_GENERATIONS with --against: analyse/ratios.h), or NULL to go on. */
 const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
+
+/* A generation's length in seconds for o: --time / --launches, or else a
+ * 25th of --time within PAIRS_GENERATION_MIN_S and _MAX_S. */
+double pairs_generation_s(const struct options *o);
+
+/* The most generations o's budget can hold with ncells cells: L with
+ * --launches L; else ceil(--time / d), where d, the least a generation
+ * lasts, is the longer of its length and one round (ncells blocks, each
+ * --lead-in-us and --block-ms long; start-ups not counted), put in
+ * *least_s. */
+size_t pairs_max_generations(const struct options *o, int ncells, double *least_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills
  * every variant's cells (one launch each, a batch per block) and pr.

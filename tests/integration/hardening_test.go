@@ -453,8 +453,8 @@ func TestAgainstWrapperLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "2"},
-		{"-n", "2000", "--against", wrapper, "--time", "2"},
+		{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "12"},
+		{"-n", "2000", "--against", wrapper, "--time", "2.4", "--launches", "12"},
 	} {
 		start := time.Now()
 		r := runTimeout(t, 2*time.Minute, bench, args...)
@@ -482,7 +482,7 @@ func TestSmallStack(t *testing.T) {
 	}
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	for _, args := range []string{"-n 2000 --launches 2", "-n 2000 --compare --time 1", "-n 2000 --against \"$0\" --time 1"} {
+	for _, args := range []string{"-n 2000 --launches 2", "-n 2000 --compare --time 1", "-n 2000 --against \"$0\" --time 2.4 --launches 12"} {
 		cmd := exec.Command("bash", "-c", `ulimit -s 256; "$0" `+args+` > /dev/null`, bench)
 		var errb strings.Builder
 		cmd.Stderr = &errb

@@ -193,7 +193,7 @@ func TestGobenchParsesWithBenchstat(t *testing.T) {
 func TestAgainstCatchesThreefoldSlowdown(t *testing.T) {
 	dir := buildDir(t)
 	wrapper := filepath.Join(dir, "bench")
-	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "3", "--warmup", "300", "--launches", "8", "--interleave", "launches",
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "3", "--warmup", "300", "--launches", "12", "--interleave", "launches",
 		"--work", "u64", "--extra-ns", "300", "--against", wrapper, "--format", "json")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
@@ -203,7 +203,7 @@ func TestAgainstCatchesThreefoldSlowdown(t *testing.T) {
 		d.Comparison.Changes[0].Verdict != "regressed" || !d.Comparison.Changes[0].Gated {
 		t.Fatalf("comparison: %+v", d.Comparison)
 	}
-	r = run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "3", "--warmup", "300", "--launches", "8", "--interleave", "launches",
+	r = run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "3", "--warmup", "300", "--launches", "12", "--interleave", "launches",
 		"--work", "u64", "--extra-ns", "300", "--against", wrapper)
 	if r.code != 1 || !strings.Contains(r.stdout, "Performance has regressed.") || !strings.Contains(r.stdout, "change: [") {
 		t.Fatalf("text verdict: exit %d\n%s", r.code, r.stdout)
