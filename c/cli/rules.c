@@ -65,8 +65,9 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 		snprintf(err, errlen, "--payload-size sizes the synthetic event: not with --events FILE");
 		return -1;
 	}
-	if (o->repeat_load && o->format != FORMAT_TEXT) {
-		snprintf(err, errlen, "--repeat-load reports text only");
+	if (o->repeat_load && o->format == FORMAT_GOBENCH) {
+		snprintf(err, errlen,
+			 "--repeat-load reports text or json: it times no extraction to print as a benchmark");
 		return -1;
 	}
 	if (o->lifecycle && o->nlibs > 1) {

@@ -127,6 +127,7 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"rate", nil, fine, bench, []string{"--rate", "2000", "--time", "0.5", "-p", "2", "--warmup", "1000"}},
 		{"rate poisson async", nil, fine, bench, []string{"--rate", "500", "--time", "0.5", "--arrival", "poisson", "-a", "--warmup", "1000"}},
 		{"gap list", nil, fine, bench, []string{"--gap-us", "0,100", "-n", "200", "-a", "--warmup", "1000"}},
+		{"repeat load", nil, fine, host, []string{"--plugin", mock, "-n", "200", "--warmup", "10", "--repeat-load", "2"}},
 		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "-n", "2000", "--warmup", "1000"}},
 	}
 	for _, m := range modes {
