@@ -283,7 +283,9 @@ func TestCorruptBaselineSamples(t *testing.T) {
 		"nothing would be compared", []string{"--work u64"})
 	// an --against build none of whose cells is this build's, launch by
 	// launch (paired, cells are paired by position: archive vs shared)
-	r := run(t, bench, nil, append(args, "--interleave", "launches", "--against", filepath.Join(dir, "bench-shared"))...)
+	// (12 launches: the fewest a verdict against another build takes)
+	r := run(t, bench, nil, "-n", "1000", "-r", "2", "--warmup", "100", "--launches", "12", "--interleave", "launches",
+		"--against", filepath.Join(dir, "bench-shared"))
 	if r.code != 2 || !strings.Contains(r.stderr, "--against") || !strings.Contains(r.stderr, "nothing was compared") {
 		t.Errorf("--against bench-shared: exit %d: %s", r.code, r.stderr)
 	}
