@@ -305,10 +305,11 @@ func TestBadPathsBeforeMeasuring(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--against", tmp}, "is not an executable file (a directory)"},
-		{[]string{"--against", notExe}, "is not an executable file"},
-		{[]string{"--against", filepath.Join(tmp, "missing")}, "(it does not exist)"},
-		{[]string{"--against", loop}, "(Too many levels of symbolic links)"},
+		// (12 launches: with fewer, the budget of a verdict is refused first)
+		{[]string{"--launches", "12", "--against", tmp}, "is not an executable file (a directory)"},
+		{[]string{"--launches", "12", "--against", notExe}, "is not an executable file"},
+		{[]string{"--launches", "12", "--against", filepath.Join(tmp, "missing")}, "(it does not exist)"},
+		{[]string{"--launches", "12", "--against", loop}, "(Too many levels of symbolic links)"},
 		{[]string{"--plugin", tmp}, "not a regular file (a directory)"},
 		{[]string{"--save-baseline", ""}, "an empty file name"},
 		{[]string{"--save-baseline", "/nonexistent/dir/x.json"}, "No such file or directory"},

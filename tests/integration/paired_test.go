@@ -158,8 +158,10 @@ func TestPairedAgainst(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	// twelve generations (the fewest for a verdict), however slow their
-	// start-ups (under the sanitizers)
-	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "2.4",
+	// start-ups (under the sanitizers); 0.5 s each, because the start-ups
+	// count against --time, and on a loaded machine the generations after
+	// it is spent get one round each, a single pair of blocks
+	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "6",
 		"--launches", "12", "--format", "json")
 	if r.code != 1 {
 		t.Fatalf("threefold: exit %d, want 1: %s", r.code, r.stderr)
