@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "analyse/verdict.h"
-#include "orchestrate/pairs.h"
 
 /* The plugin-library options: what needs --plugin, and what makes no sense
  * with it. */
@@ -214,7 +213,7 @@ static int check_verdict_budget(const struct options *o, char *err, size_t errle
 			 o->launches, VERDICT_MIN_GENERATIONS, VERDICT_MIN_GENERATIONS);
 		return -1;
 	}
-	if ((most = pairs_max_generations(o, 2, &least_s)) >= VERDICT_MIN_GENERATIONS)
+	if ((most = options_max_generations(o, 2, &least_s)) >= VERDICT_MIN_GENERATIONS)
 		return 0;
 	if (o->launches_set)
 		snprintf(err, errlen,

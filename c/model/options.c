@@ -4,6 +4,7 @@
  * (options_latency). */
 #include "model/options.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -218,4 +219,26 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 		snprintf(err, errlen, "%s: '%s' is not one of even, poisson", name, arg);
 		return -1;
 	}
+}
+
+double options_generation_s(const struct options *o)
+{
+	double g = o->time_s / 25.0;
+
+	if (o->launches_set) /* --launches L: L generations share the budget */
+		return o->time_s / o->launches;
+	return g < OPT_GENERATION_MIN_S ? OPT_GENERATION_MIN_S : g > OPT_GENERATION_MAX_S ? OPT_GENERATION_MAX_S : g;
+}
+
+size_t options_max_generations(const struct options *o, int ncells, double *least_s)
+{
+	double block_s = o->n_set ? 0 : o->block_ms / 1e3, round_s = ncells * ((double)o->lead_in_us / 1e6 + block_s);
+	double d = options_generation_s(o);
+
+	if (round_s > d)
+		d = round_s;
+	*least_s = d;
+	if (o->launches_set)
+		return o->launches;
+	return (size_t)ceil(o->time_s / d - 1e-9);
 }

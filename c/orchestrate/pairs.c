@@ -201,30 +201,6 @@ const char *pairs_stop(const struct paired_rec *pr, const struct options *o, dou
 	return NULL;
 }
 
-double pairs_generation_s(const struct options *o)
-{
-	double g = o->time_s / 25.0;
-
-	if (o->launches_set) /* --launches L: L generations share the budget */
-		return o->time_s / o->launches;
-	return g < PAIRS_GENERATION_MIN_S   ? PAIRS_GENERATION_MIN_S
-	       : g > PAIRS_GENERATION_MAX_S ? PAIRS_GENERATION_MAX_S
-					    : g;
-}
-
-size_t pairs_max_generations(const struct options *o, int ncells, double *least_s)
-{
-	double block_s = o->n_set ? 0 : o->block_ms / 1e3, round_s = ncells * ((double)o->lead_in_us / 1e6 + block_s);
-	double d = pairs_generation_s(o);
-
-	if (round_s > d)
-		d = round_s;
-	*least_s = d;
-	if (o->launches_set)
-		return o->launches;
-	return (size_t)ceil(o->time_s / d - 1e-9);
-}
-
 /* The rounds of one generation, until it has lasted its time (or the whole
  * budget is spent). */
 static int rounds(struct server *sv, int nv, const struct options *o, struct paired_rec *pr, stats_rng *rng,
@@ -334,7 +310,7 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 		snprintf(pr->cells[i].side, sizeof(pr->cells[i].side), "%s", p->v[i].base ? "against" : "this");
 	}
 	pr->caller_cpu = o->ncpus ? o->cpus[0] : first_allowed_cpu();
-	pr->generation_s = pairs_generation_s(o);
+	pr->generation_s = options_generation_s(o);
 	return EXIT_OK;
 }
 

@@ -17,9 +17,10 @@
 
 /* Fewest generations for an interval (the median's, from order statistics). */
 #define PAIRS_MIN_GENERATIONS  6
-/* A generation's length: a 25th of the budget, within these bounds. */
-#define PAIRS_GENERATION_MIN_S 0.2
-#define PAIRS_GENERATION_MAX_S 1.0
+/* A generation's length: a 25th of the budget, within these bounds
+ * (options_generation_s, model/options.h). */
+#define PAIRS_GENERATION_MIN_S OPT_GENERATION_MIN_S
+#define PAIRS_GENERATION_MAX_S OPT_GENERATION_MAX_S
 
 /* A random order of n cells (Fisher-Yates, from rng): each round's, and
  * each generation's order of start-up. */
@@ -31,17 +32,6 @@ void pairs_order(int *order, int n, stats_rng *rng);
  * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
  * on, VERDICT_MIN_GENERATIONS with --against: analyse/ratios.h), or NULL to go on. */
 const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
-
-/* A generation's length in seconds for o: --time / --launches, or else a
- * 25th of --time within PAIRS_GENERATION_MIN_S and _MAX_S. */
-double pairs_generation_s(const struct options *o);
-
-/* The most generations o's budget can hold with ncells cells: L with
- * --launches L; else ceil(--time / d), where d, the least a generation
- * lasts, is the longer of its length and one round (ncells blocks, each
- * --lead-in-us and --block-ms long; start-ups not counted), put in
- * *least_s. */
-size_t pairs_max_generations(const struct options *o, int ncells, double *least_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills
  * every variant's cells (one launch each, a batch per block) and pr.

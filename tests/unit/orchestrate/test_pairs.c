@@ -176,24 +176,24 @@ static void test_max_generations(void **state)
 	(void)state;
 	options_defaults(&o);
 	o.time_s = 1; /* generations of 0.2 s */
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 5);
+	assert_int_equal(options_max_generations(&o, 2, &least), 5);
 	assert_float_equal(least, 0.2, 1e-12);
 	o.time_s = 2.4;
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 12);
+	assert_int_equal(options_max_generations(&o, 2, &least), 12);
 	o.time_s = 2.0;
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 10);
+	assert_int_equal(options_max_generations(&o, 2, &least), 10);
 	o.time_s = 30; /* generations of 1 s (a 25th, at most 1 s) */
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 30);
+	assert_int_equal(options_max_generations(&o, 2, &least), 30);
 	/* a lead-in of 1 s: a round of two blocks lasts more than 2 s */
 	o.time_s = 1;
 	o.lead_in_us = 1000000;
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 1);
+	assert_int_equal(options_max_generations(&o, 2, &least), 1);
 	assert_true(least > 2.0);
 	o.time_s = 30;
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 15);
+	assert_int_equal(options_max_generations(&o, 2, &least), 15);
 	o.launches = 6;
 	o.launches_set = 1;
-	assert_int_equal(pairs_max_generations(&o, 2, &least), 6);
+	assert_int_equal(options_max_generations(&o, 2, &least), 6);
 }
 
 int main(void)
