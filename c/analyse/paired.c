@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse/verdict.h"
 #include "stats/change.h"
 #include "stats/signrank.h"
 #include "stats/stats.h"
@@ -111,10 +112,13 @@ int compare_paired(struct doc *d, const char *against, double threshold)
 	cmp->threshold = threshold;
 	cmp->alpha = VERDICT_ALPHA;
 	for (size_t k = 0; k < d->paired.nratios; k++) {
-		const struct pair_ratio_rec *r = &d->paired.ratios[k];
+		struct pair_ratio_rec *r = &d->paired.ratios[k];
 		struct change_rec *c;
 		if (!r->judged)
 			continue;
+		/* too few generations: the figures stand, the verdict does not */
+		if (r->nsamples < VERDICT_MIN_GENERATIONS)
+			r->ch.verdict = VERDICT_UNDEFINED;
 		if ((c = model_append((void **)&cmp->changes, &cmp->nchanges, sizeof(*cmp->changes))) == NULL)
 			return -1;
 		snprintf(c->scenario, sizeof(c->scenario), "%s", r->name);
@@ -124,8 +128,7 @@ int compare_paired(struct doc *d, const char *against, double threshold)
 		c->base_n = c->n = r->nsamples;
 		if (format_change(c->line, sizeof(c->line), &c->ch) < 0)
 			snprintf(c->line, sizeof(c->line), "change: n/a");
-		if (c->ch.verdict == VERDICT_REGRESSED)
-			cmp->regressed = 1;
 	}
+	verdict_require(cmp, VERDICT_MIN_GENERATIONS);
 	return 0;
 }

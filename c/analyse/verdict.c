@@ -2,6 +2,7 @@
 #include "analyse/verdict.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -83,7 +84,33 @@ int compare_documents(const struct doc *base, struct doc *cur, const char *again
 	for (size_t i = 0; i < cmp->nchanges; i++)
 		if (cmp->changes[i].gated && cmp->changes[i].ch.verdict == VERDICT_REGRESSED)
 			cmp->regressed = 1;
+	/* two builds at one time: a verdict needs enough launches on a side */
+	if (same_time)
+		verdict_require(cmp, VERDICT_MIN_GENERATIONS);
 	return 0;
+}
+
+void verdict_require(struct comparison_rec *cmp, size_t min)
+{
+	size_t fewest = SIZE_MAX;
+
+	cmp->min_samples = min;
+	cmp->regressed = 0;
+	cmp->undefined_because[0] = '\0';
+	for (size_t i = 0; i < cmp->nchanges; i++) {
+		struct change_rec *c = &cmp->changes[i];
+		size_t n = c->n < c->base_n ? c->n : c->base_n;
+		c->min_n = min;
+		if (n < fewest)
+			fewest = n;
+		if (n < min)
+			c->ch.verdict = VERDICT_UNDEFINED;
+		if (c->gated && c->ch.verdict == VERDICT_REGRESSED)
+			cmp->regressed = 1;
+	}
+	if (cmp->nchanges && fewest < min)
+		snprintf(cmp->undefined_because, sizeof(cmp->undefined_because),
+			 "too few generations for a verdict: %zu of %zu", fewest, min);
 }
 
 void compare_allocators(struct doc *d, double threshold, uint64_t seed)

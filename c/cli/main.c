@@ -104,7 +104,14 @@ static int save_and_report(const struct options *o, const struct run_row *row, s
 		return EXIT_BAD_INPUT;
 	if (o->save_baseline && !saved)
 		return EXIT_RUN_FAILED;
-	return d->has_comparison && d->comparison.regressed ? EXIT_REGRESSION : EXIT_OK;
+	if (d->has_comparison && d->comparison.regressed)
+		return EXIT_REGRESSION;
+	/* no evidence either way: not "no regression" */
+	if (d->has_comparison && d->comparison.undefined_because[0]) {
+		fprintf(stderr, "%s: %s (--against %s)\n", prog, d->comparison.undefined_because, o->against);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
 }
 
 /* A child launch (--emit-launch) tells its parent bad input apart from the

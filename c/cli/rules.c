@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyse/verdict.h"
+
 /* The plugin-library options: what needs --plugin, and what makes no sense
  * with it. */
 static int plugin_options_check(const struct options *o, char *err, size_t errlen)
@@ -63,8 +65,9 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 		snprintf(err, errlen, "--payload-size sizes the synthetic event: not with --events FILE");
 		return -1;
 	}
-	if (o->repeat_load && o->format != FORMAT_TEXT) {
-		snprintf(err, errlen, "--repeat-load reports text only");
+	if (o->repeat_load && o->format == FORMAT_GOBENCH) {
+		snprintf(err, errlen,
+			 "--repeat-load reports text or json: it times no extraction to print as a benchmark");
 		return -1;
 	}
 	if (o->lifecycle && o->nlibs > 1) {
@@ -210,6 +213,46 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --against: a budget that cannot give VERDICT_MIN_GENERATIONS generations
+ * (paired) or launches is refused before anything runs. A paired run has
+ * at least two cells (one a side), so a round lasts at least two blocks
+ * with their lead-ins; start-ups are not counted, so what is refused here
+ * surely cannot reach the minimum, and a run that could but did not ends
+ * with exit 3 after it. 0, or -1 with a message. */
+static int check_verdict_budget(const struct options *o, char *err, size_t errlen)
+{
+	size_t most;
+	double least_s;
+
+	if (!o->against)
+		return 0;
+	if (!o->paired) {
+		if (o->launches >= VERDICT_MIN_GENERATIONS)
+			return 0;
+		snprintf(err, errlen,
+			 "--launches %u: a verdict against another build needs at least %d launches a side: give "
+			 "--launches %d or more",
+			 o->launches, VERDICT_MIN_GENERATIONS, VERDICT_MIN_GENERATIONS);
+		return -1;
+	}
+	if ((most = options_max_generations(o, 2, &least_s)) >= VERDICT_MIN_GENERATIONS)
+		return 0;
+	if (o->launches_set)
+		snprintf(err, errlen,
+			 "--launches %u: a verdict against another build needs at least %d generations: give "
+			 "--launches %d or more",
+			 o->launches, VERDICT_MIN_GENERATIONS, VERDICT_MIN_GENERATIONS);
+	else
+		snprintf(
+			err, errlen,
+			"--time %g fits at most %zu generations of fresh processes (each at least %.3g s: its length or "
+			"one round of two blocks with --lead-in-us %llu), fewer than the %d a verdict against another "
+			"build needs: give more --time, or --launches %d",
+			o->time_s, most, least_s, (unsigned long long)o->lead_in_us, VERDICT_MIN_GENERATIONS,
+			VERDICT_MIN_GENERATIONS);
+	return -1;
+}
+
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
@@ -245,7 +288,9 @@ int options_check(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (!o->launches_set && comparing && !o->paired)
-		o->launches = OPT_DEFAULT_COMPARE_LAUNCHES;
+		o->launches = o->against ? VERDICT_MIN_GENERATIONS : OPT_DEFAULT_COMPARE_LAUNCHES;
+	if (check_verdict_budget(o, err, errlen) != 0)
+		return -1;
 	if (o->emit_launch && (comparing || o->launches_set)) {
 		snprintf(err, errlen, "--emit-launch is internal and takes no comparison options");
 		return -1;

@@ -55,7 +55,7 @@ static void change_fields(struct obj *o, void *rec)
 	int has_why = r->not_gated_because[0] != '\0';
 
 	snprintf(verdict, sizeof(verdict), "%s", verdict_name(r->ch.verdict));
-	snprintf(sentence, sizeof(sentence), "%s", verdict_sentence(r->ch.verdict));
+	change_sentence(r, sentence, sizeof(sentence));
 	f_str(o, "scenario", r->scenario);
 	f_str(o, "kind", r->kind);
 	f_bool(o, "gated", &r->gated);
@@ -154,6 +154,25 @@ static void ratio_fields(struct obj *o, void *rec)
 	f_nums(o, "samples", &r->samples, &r->nsamples);
 }
 
+/* The run's verdict in one word, and the minimum it needed: "regressed",
+ * "no_regression", or "undefined" with why (too few generations). Optional
+ * on read (documents before them); the verdict is derived, not read. */
+static void comparison_verdict_fields(struct obj *o, struct comparison_rec *c)
+{
+	char verdict[16];
+	int has_min = c->min_samples > 0, has_why = c->undefined_because[0] != '\0', has_verdict = 1;
+
+	snprintf(verdict, sizeof(verdict), "%s", c->regressed ? "regressed" : has_why ? "undefined" : "no_regression");
+	if (f_opt(o, "verdict", &has_verdict))
+		f_str(o, "verdict", verdict);
+	if (f_opt(o, "min_samples", &has_min))
+		f_u64(o, "min_samples", &c->min_samples);
+	if (f_opt(o, "undefined_because", &has_why))
+		f_str(o, "undefined_because", c->undefined_because);
+	for (size_t i = 0; o->c->dir == READ && i < c->nchanges; i++)
+		c->changes[i].min_n = c->min_samples;
+}
+
 static void comparison_fields(struct obj *o, void *rec)
 {
 	struct comparison_rec *c = rec;
@@ -166,6 +185,7 @@ static void comparison_fields(struct obj *o, void *rec)
 	f_u64(o, "resamples", &c->resamples);
 	f_list(o, "changes", &c->changes, &c->nchanges, change_fields);
 	f_bool(o, "regressed", &c->regressed);
+	comparison_verdict_fields(o, c);
 }
 
 static void pair_cell_fields(struct obj *o, void *rec)

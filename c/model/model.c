@@ -115,3 +115,14 @@ const char *floor_kind_key(enum floor_kind k)
 						       "ref_bare", "ref_event", "ref_result" };
 	return (unsigned)k < FLOOR_KINDS ? keys[k] : "?";
 }
+
+const char *change_sentence(const struct change_rec *r, char *buf, size_t len)
+{
+	size_t n = r->n < r->base_n ? r->n : r->base_n;
+
+	if (r->min_n && n < r->min_n)
+		snprintf(buf, len, "Too few generations for a verdict (%zu of %zu).", n, r->min_n);
+	else
+		snprintf(buf, len, "%s", verdict_sentence(r->ch.verdict));
+	return buf;
+}

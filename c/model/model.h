@@ -194,7 +194,15 @@ struct change_rec {
 	size_t base_n, n;
 	char line[128];
 	char not_gated_because[MODEL_TEXT_MAX]; /* "": gated */
+	/* the fewest samples a side needs for a verdict (the comparison's
+	 * min_samples); 0: COMPARE_MIN_SAMPLES alone */
+	size_t min_n;
 };
+
+/* The sentence of a change's verdict: verdict_sentence's, or, when a side
+ * has fewer samples than min_n, "Too few generations for a verdict (N of
+ * M)."; in buf (128 bytes suffice). */
+const char *change_sentence(const struct change_rec *r, char *buf, size_t len);
 
 /* The cell's statistics, once analysed. */
 struct cell_stats {
@@ -255,6 +263,12 @@ struct comparison_rec {
 	struct change_rec *changes;
 	size_t nchanges;
 	int regressed;
+	/* --against: the fewest samples (generations, launches) a side needs
+	 * for a verdict, 0 when only COMPARE_MIN_SAMPLES applies; and why the
+	 * verdict is undefined ("": it is not), e.g. "too few generations for a
+	 * verdict: 5 of 12" */
+	uint64_t min_samples;
+	char undefined_because[MODEL_TEXT_MAX];
 };
 
 /* --repeat-load: K fresh processes, each loading every library, extracting

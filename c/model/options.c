@@ -4,6 +4,7 @@
  * (options_latency). */
 #include "model/options.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,7 +52,7 @@ const struct optdef options_table[] = {
 	{.name = "sweep-rate", .arg = "<list>", .group = GROUP_COMPARE, .type = T_SWEEP,
 	 .help = "sync and async at each rate (e.g. 100,1000,max), one\nfresh launch each, interleaved: one latency table\n(-n: the requests of max, default 200000; --save-baseline\nFILE keeps its JSON for make latency's chart)"},
 	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
-	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--interleave launches and baselines). In a paired run: L\ngenerations of fresh processes, each --time/L long (default:\nas many as fit in --time, each --time/25, 0.2 to 1 s)"},
+	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--interleave launches and baselines, 12 with\n--against). In a paired run: L\ngenerations of fresh processes, each --time/L long (default:\nas many as fit in --time, each --time/25, 0.2 to 1 s)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
 	 .help = "text (default), json, or gobench (Go benchmark lines)"},
 	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),
@@ -59,7 +60,7 @@ const struct optdef options_table[] = {
 	{.name = "anatomy", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(anatomy),
 	 .help = "what one extraction is made of: the work steps bare,\nevent, noop, u64, str, sync and async, with the minimal\ndriver (bench-minimal) beside bare; interleaved launch\nby launch, one table with the steps' increments"},
 	{.name = "against", .arg = "<exe>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(against),
-	 .help = "run another build of bench beside this one, in paired\nblocks, and judge this build against it, cell by cell\nin the same order (the CI gate: the base build on the\nsame machine); --extra-ns and --async-extra-ns reach\nthis build only"},
+	 .help = "run another build of bench beside this one, in paired\nblocks, and judge this build against it, cell by cell\nin the same order (the CI gate: the base build on the\nsame machine); --extra-ns and --async-extra-ns reach\nthis build only; a verdict needs at least 12 generations\n(or launches) a side: fewer is exit 3, and a budget that\ncannot hold them is refused"},
 	{.name = "save-baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(save_baseline),
 	 .help = "store this run (JSON, written atomically); a run that\nstores or reads a baseline runs launch by launch: a\nbaseline is from another time and cannot be paired"},
 	{.name = "baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(baseline),
@@ -218,4 +219,26 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 		snprintf(err, errlen, "%s: '%s' is not one of even, poisson", name, arg);
 		return -1;
 	}
+}
+
+double options_generation_s(const struct options *o)
+{
+	double g = o->time_s / 25.0;
+
+	if (o->launches_set) /* --launches L: L generations share the budget */
+		return o->time_s / o->launches;
+	return g < OPT_GENERATION_MIN_S ? OPT_GENERATION_MIN_S : g > OPT_GENERATION_MAX_S ? OPT_GENERATION_MAX_S : g;
+}
+
+size_t options_max_generations(const struct options *o, int ncells, double *least_s)
+{
+	double block_s = o->n_set ? 0 : o->block_ms / 1e3, round_s = ncells * ((double)o->lead_in_us / 1e6 + block_s);
+	double d = options_generation_s(o);
+
+	if (round_s > d)
+		d = round_s;
+	*least_s = d;
+	if (o->launches_set)
+		return o->launches;
+	return (size_t)ceil(o->time_s / d - 1e-9);
 }

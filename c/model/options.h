@@ -45,6 +45,8 @@
  * adjacent slots, judged by the ratio within each pair (docs/methodology.md). */
 #define OPT_DEFAULT_PAIRED_TIME_S    10.0 /* --time of a paired --compare */
 #define OPT_DEFAULT_AGAINST_TIME_S   30.0 /* --time of a paired --against: make power's curve */
+#define OPT_GENERATION_MIN_S	     0.2  /* a paired run's generation: a 25th of --time, within these */
+#define OPT_GENERATION_MAX_S	     1.0
 #define OPT_DEFAULT_BLOCK_MS	     2.0  /* --block-ms */
 #define OPT_DEFAULT_LEAD_IN_US	     1200 /* --lead-in-us */
 #define OPT_MAX_LEAD_IN_US	     1000000
@@ -223,5 +225,16 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 
 /* The options ask for an open-loop latency run (--rate or --gap-us). */
 int options_latency(const struct options *o);
+
+/* A paired run's generation length in seconds: --time / --launches, or
+ * else a 25th of --time within OPT_GENERATION_MIN_S and _MAX_S. */
+double options_generation_s(const struct options *o);
+
+/* The most generations a paired run of ncells cells can hold: L with
+ * --launches L; else ceil(--time / d), where d, the least a generation
+ * lasts, is the longer of its length and one round (ncells blocks, each
+ * --lead-in-us and --block-ms long; start-ups not counted), put in
+ * *least_s. */
+size_t options_max_generations(const struct options *o, int ncells, double *least_s);
 
 #endif

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyse/ratios.h"
+#include "analyse/verdict.h"
 #include "base/clock.h"
 #include "base/fdio.h"
 #include "base/interrupt.h"
@@ -219,7 +220,8 @@ const char *pairs_stop(const struct paired_rec *pr, const struct options *o, dou
 		return pr->ngenerations >= o->launches ? "launches" : NULL;
 	if (elapsed_s >= o->time_s)
 		return "time";
-	if (pr->precision_pct > 0 && pr->ngenerations >= PAIRS_MIN_GENERATIONS && ratios_precise(pr))
+	if (pr->precision_pct > 0 && pr->ngenerations >= PAIRS_MIN_GENERATIONS &&
+	    (o->base != BASE_BUILD || pr->ngenerations >= VERDICT_MIN_GENERATIONS) && ratios_precise(pr))
 		return "precision";
 	return NULL;
 }
@@ -339,11 +341,7 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 		snprintf(pr->cells[i].side, sizeof(pr->cells[i].side), "%s", p->v[i].base ? "against" : "this");
 	}
 	pr->caller_cpu = o->ncpus ? o->cpus[0] : first_allowed_cpu();
-	pr->generation_s = o->time_s / 25.0 < PAIRS_GENERATION_MIN_S   ? PAIRS_GENERATION_MIN_S
-			   : o->time_s / 25.0 > PAIRS_GENERATION_MAX_S ? PAIRS_GENERATION_MAX_S
-								       : o->time_s / 25.0;
-	if (o->launches_set) /* --launches L: L generations share the budget */
-		pr->generation_s = o->time_s / o->launches;
+	pr->generation_s = options_generation_s(o);
 	return EXIT_OK;
 }
 

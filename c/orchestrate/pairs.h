@@ -17,9 +17,10 @@
 
 /* Fewest generations for an interval (the median's, from order statistics). */
 #define PAIRS_MIN_GENERATIONS  6
-/* A generation's length: a 25th of the budget, within these bounds. */
-#define PAIRS_GENERATION_MIN_S 0.2
-#define PAIRS_GENERATION_MAX_S 1.0
+/* A generation's length: a 25th of the budget, within these bounds
+ * (options_generation_s, model/options.h). */
+#define PAIRS_GENERATION_MIN_S OPT_GENERATION_MIN_S
+#define PAIRS_GENERATION_MAX_S OPT_GENERATION_MAX_S
 
 /* A random order of n cells (Fisher-Yates, from rng): each round's, and
  * each generation's order of start-up. */
@@ -29,7 +30,7 @@ void pairs_order(int *order, int n, stats_rng *rng);
  * it: "launches" (with --launches L: L generations done, and nothing else
  * ends the run), "time" (--time spent), "precision" (every ratio's interval
  * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
- * on: analyse/ratios.h), or NULL to go on. */
+ * on, VERDICT_MIN_GENERATIONS with --against: analyse/ratios.h), or NULL to go on. */
 const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills

@@ -38,6 +38,21 @@ void sweep_child_options(const struct options *o, double rate, int async, struct
 		co->batches = (uint32_t)co->n;
 }
 
+/* splitmix64's finalizer: every bit of z reaches every bit of the result. */
+static uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+uint64_t sweep_child_seed(uint64_t seed, int k, int async)
+{
+	/* below 2^53: a JSON reader of any kind holds it exactly */
+	return mix64(seed ^ mix64(2 * (uint64_t)k + (uint64_t)(async != 0) + 1)) & ((1ULL << 53) - 1);
+}
+
 /* Progress on stderr, only when it is a terminal. */
 static void progress(int on, int done, int total, double rate, int async)
 {
@@ -52,26 +67,30 @@ static void progress(int on, int done, int total, double rate, int async)
 }
 
 /* One child launch; its cell moves into d. */
-static int sweep_one(const struct options *o, double rate, int async, struct doc *d, char *err, size_t errlen)
+static int sweep_one(const struct options *o, int k, int async, struct doc *d, char *err, size_t errlen)
 {
 	struct options co;
 	struct doc child;
-	char *argv[80], store[16384], self[4096];
+	char *argv[80], store[16384], self[4096], seed[24];
 	struct cell_rec *cell;
 	int n, status;
 
-	sweep_child_options(o, rate, async, &co);
+	sweep_child_options(o, o->sweep[k], async, &co);
+	/* its own seed (a child launch gets none from the table: it was 1) */
+	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)sweep_child_seed(o->seed, k, async));
 	if (self_path(self, sizeof(self)) != 0) {
 		snprintf(err, errlen, "cannot find this executable");
 		return EXIT_RUN_FAILED;
 	}
 	argv[0] = self;
-	if ((n = options_child_args(&co, argv + 1, 76, store, sizeof(store))) < 0) {
+	if ((n = options_child_args(&co, argv + 1, 74, store, sizeof(store))) < 0) {
 		snprintf(err, errlen, "arguments too long for a launch");
 		return EXIT_RUN_FAILED;
 	}
-	argv[n + 1] = (char *)"--emit-launch";
-	argv[n + 2] = NULL;
+	argv[n + 1] = (char *)"--seed";
+	argv[n + 2] = seed;
+	argv[n + 3] = (char *)"--emit-launch";
+	argv[n + 4] = NULL;
 	memset(&child, 0, sizeof(child));
 	status = launch_document(argv, &child, err, errlen);
 	if (status == EXIT_STALLED)
@@ -102,7 +121,7 @@ int sweep_run(const struct options *o, const struct machine_rec *m, struct doc *
 		for (int j = 0; status == EXIT_OK && j < 2; j++) {
 			int async = (j + k) % 2; /* sync first, then async first, ... */
 			progress(tty, done++, total, o->sweep[k], async);
-			status = sweep_one(o, o->sweep[k], async, d, err, errlen);
+			status = sweep_one(o, k, async, d, err, errlen);
 		}
 	if (tty)
 		fprintf(stderr, "\r\033[K");

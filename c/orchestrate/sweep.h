@@ -5,6 +5,7 @@
 #define CGOCOST_ORCHESTRATE_SWEEP_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "model/model.h"
 
@@ -14,5 +15,11 @@ int sweep_run(const struct options *o, const struct machine_rec *m, struct doc *
 
 /* The options of one child launch: rate (0: "max", a closed loop) and mode. */
 void sweep_child_options(const struct options *o, double rate, int async, struct options *co);
+
+/* The seed of the child launch of rate k (its index in --sweep-rate) in a
+ * mode: each launch its own, derived from --seed (a mix of the two, so
+ * that plugin i's seed + i - 1 of one launch is no other's), recorded in
+ * its cell's latency; below 2^53. */
+uint64_t sweep_child_seed(uint64_t seed, int k, int async);
 
 #endif

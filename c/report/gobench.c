@@ -42,4 +42,11 @@ void report_gobench(FILE *out, const struct doc *d)
 					(double)p->batches[k].ns / (double)p->batches[k].ops);
 		}
 	}
+	/* a configuration line (key: value), which benchstat carries along */
+	if (d->has_comparison)
+		fprintf(out, "cgocost-verdict: %s%s\n",
+			d->comparison.regressed		     ? "regressed"
+			: d->comparison.undefined_because[0] ? "undefined, "
+							     : "no regression",
+			d->comparison.regressed ? "" : d->comparison.undefined_because);
 }

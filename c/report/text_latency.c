@@ -101,6 +101,29 @@ void report_gap_policy_text(FILE *out, const struct doc *d)
 			prev ? prev->in_effect : "?", JUMP_FACTOR, JUMP_MIN_NS / 1e6);
 }
 
+/* Each launch's seed (its own, derived from --seed and its cell). */
+static void sweep_seeds(FILE *out, const struct doc *d)
+{
+	const struct options *o = &d->options;
+
+	fprintf(out, "# seeds, one a launch (from --seed %llu and the cell; plugin i: seed + i - 1):",
+		(unsigned long long)o->seed);
+	for (int k = 0; k < o->nsweep; k++)
+		for (int async = 0; async < 2; async++) {
+			const struct cell_rec *c = sweep_cell(d, async ? "async" : "sync", o->sweep[k]);
+			if (c == NULL)
+				continue;
+			if (o->sweep[k] > 0)
+				fprintf(out, " %g %s %llu", o->sweep[k], async ? "async" : "sync",
+					(unsigned long long)c->latency.seed);
+			else
+				fprintf(out, " max %s %llu", async ? "async" : "sync",
+					(unsigned long long)c->latency.seed);
+			fprintf(out, k == o->nsweep - 1 && async ? "" : ",");
+		}
+	fprintf(out, "\n");
+}
+
 void report_sweep_text(FILE *out, const struct doc *d)
 {
 	const struct options *o = &d->options;
@@ -143,6 +166,7 @@ void report_sweep_text(FILE *out, const struct doc *d)
 			below_cpu = a->latency.cpu_ns_per_event;
 		}
 	}
+	sweep_seeds(out, d);
 	if (unjudged) {
 		fprintf(out,
 			"# crossover: not judged: at %d of %d rates a cell did not run in the mode asked (async fell back "

@@ -220,14 +220,19 @@ void report_comparison_text(FILE *out, const struct doc *d)
 			(unsigned long long)cmp->resamples);
 	for (size_t i = 0; i < cmp->nchanges; i++) {
 		const struct change_rec *c = &cmp->changes[i];
+		char sentence[128];
+		change_sentence(c, sentence, sizeof(sentence));
 		fprintf(out, "%s %s\n", c->kind, c->scenario);
 		fprintf(out, "  %s\n", c->line);
 		if (c->gated)
-			fprintf(out, "  %s\n", verdict_sentence(c->ch.verdict));
+			fprintf(out, "  %s\n", sentence);
 		else
-			fprintf(out, "  %s (not gated: %s)\n", verdict_sentence(c->ch.verdict), c->not_gated_because);
+			fprintf(out, "  %s (not gated: %s)\n", sentence, c->not_gated_because);
 	}
-	fprintf(out, "%s\n",
-		cmp->regressed ? "verdict: regression detected (exit status 1)"
-			       : "verdict: no regression (exit status 0)");
+	if (cmp->regressed)
+		fprintf(out, "verdict: regression detected (exit status 1)\n");
+	else if (cmp->undefined_because[0])
+		fprintf(out, "verdict: undefined, %s (exit status 3)\n", cmp->undefined_because);
+	else
+		fprintf(out, "verdict: no regression (exit status 0)\n");
 }

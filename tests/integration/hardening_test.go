@@ -283,7 +283,9 @@ func TestCorruptBaselineSamples(t *testing.T) {
 		"nothing would be compared", []string{"--work u64"})
 	// an --against build none of whose cells is this build's, launch by
 	// launch (paired, cells are paired by position: archive vs shared)
-	r := run(t, bench, nil, append(args, "--interleave", "launches", "--against", filepath.Join(dir, "bench-shared"))...)
+	// (12 launches: the fewest a verdict against another build takes)
+	r := run(t, bench, nil, "-n", "1000", "-r", "2", "--warmup", "100", "--launches", "12", "--interleave", "launches",
+		"--against", filepath.Join(dir, "bench-shared"))
 	if r.code != 2 || !strings.Contains(r.stderr, "--against") || !strings.Contains(r.stderr, "nothing was compared") {
 		t.Errorf("--against bench-shared: exit %d: %s", r.code, r.stderr)
 	}
@@ -303,10 +305,11 @@ func TestBadPathsBeforeMeasuring(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--against", tmp}, "is not an executable file (a directory)"},
-		{[]string{"--against", notExe}, "is not an executable file"},
-		{[]string{"--against", filepath.Join(tmp, "missing")}, "(it does not exist)"},
-		{[]string{"--against", loop}, "(Too many levels of symbolic links)"},
+		// (12 launches: with fewer, the budget of a verdict is refused first)
+		{[]string{"--launches", "12", "--against", tmp}, "is not an executable file (a directory)"},
+		{[]string{"--launches", "12", "--against", notExe}, "is not an executable file"},
+		{[]string{"--launches", "12", "--against", filepath.Join(tmp, "missing")}, "(it does not exist)"},
+		{[]string{"--launches", "12", "--against", loop}, "(Too many levels of symbolic links)"},
 		{[]string{"--plugin", tmp}, "not a regular file (a directory)"},
 		{[]string{"--save-baseline", ""}, "an empty file name"},
 		{[]string{"--save-baseline", "/nonexistent/dir/x.json"}, "No such file or directory"},
@@ -453,8 +456,8 @@ func TestAgainstWrapperLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
-		{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "2"},
-		{"-n", "2000", "--against", wrapper, "--time", "2"},
+		{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "12"},
+		{"-n", "2000", "--against", wrapper, "--time", "2.4", "--launches", "12"},
 	} {
 		start := time.Now()
 		r := runTimeout(t, 2*time.Minute, bench, args...)
@@ -482,7 +485,7 @@ func TestSmallStack(t *testing.T) {
 	}
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	for _, args := range []string{"-n 2000 --launches 2", "-n 2000 --compare --time 1", "-n 2000 --against \"$0\" --time 1"} {
+	for _, args := range []string{"-n 2000 --launches 2", "-n 2000 --compare --time 1", "-n 2000 --against \"$0\" --time 2.4 --launches 12"} {
 		cmd := exec.Command("bash", "-c", `ulimit -s 256; "$0" `+args+` > /dev/null`, bench)
 		var errb strings.Builder
 		cmd.Stderr = &errb

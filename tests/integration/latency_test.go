@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,10 +108,53 @@ func TestSweepTable(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("sweep: exit %d\n%s", r.code, r.stderr)
 	}
-	for _, want := range []string{"# rate sweep:", "# 200 ", "# max ", "# crossover: "} {
+	for _, want := range []string{"# rate sweep:", "# 200 ", "# max ", "# crossover: ", "# seeds, one a launch (from --seed 1 "} {
 		if !strings.Contains(r.stdout, want) {
 			t.Fatalf("sweep: no %q in\n%s", want, r.stdout)
 		}
+	}
+}
+
+// Each launch of a sweep gets its own seed, derived from --seed and its
+// cell (they all used seed 1), recorded in its cell and in the text; the
+// same --seed gives the same seeds, another gives others.
+func TestSweepSeedsPerLaunch(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	seeds := func(seed string) []uint64 {
+		t.Helper()
+		r := run(t, bench, nil, "--sweep-rate", "200,max", "--time", "0.2", "-n", "2000", "--warmup", "100", "--arrival",
+			"poisson", "--seed", seed, "--format", "json")
+		var d struct {
+			Cells []struct {
+				Latency struct {
+					Seed uint64 `json:"seed"`
+				} `json:"latency"`
+			} `json:"cells"`
+		}
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &d) != nil || len(d.Cells) != 4 {
+			t.Fatalf("--seed %s: exit %d, %d cells\n%s%s", seed, r.code, len(d.Cells), r.stdout, r.stderr)
+		}
+		var s []uint64
+		for _, c := range d.Cells {
+			s = append(s, c.Latency.Seed)
+		}
+		return s
+	}
+	a, b := seeds("7"), seeds("8")
+	for i := range a {
+		for j := range a {
+			if i != j && a[i] == a[j] {
+				t.Errorf("--seed 7: launches %d and %d share seed %d: %v", i, j, a[i], a)
+			}
+		}
+		if a[i] == 7 || a[i] == 1 || a[i] == b[i] {
+			t.Errorf("launch %d: seed %d with --seed 7, %d with --seed 8: not derived from both", i, a[i], b[i])
+		}
+	}
+	r := run(t, bench, nil, "--sweep-rate", "200,max", "--time", "0.2", "-n", "2000", "--warmup", "100", "--seed", "7")
+	// the cells in the order run: 200 sync, 200 async, max async, max sync
+	if !strings.Contains(r.stdout, fmt.Sprintf("200 sync %d,", a[0])) || !strings.Contains(r.stdout, fmt.Sprintf("max sync %d", a[3])) {
+		t.Errorf("the text names no launch's seed of %v:\n%s", a, r.stdout)
 	}
 }
 

@@ -61,10 +61,14 @@ type pairedDoc struct {
 		} `json:"launches"`
 	} `json:"cells"`
 	Comparison *struct {
-		Regressed bool `json:"regressed"`
-		Changes   []struct {
-			Kind    string `json:"kind"`
-			Verdict string `json:"verdict"`
+		Regressed        bool   `json:"regressed"`
+		Verdict          string `json:"verdict"`
+		MinSamples       int    `json:"min_samples"`
+		UndefinedBecause string `json:"undefined_because"`
+		Changes          []struct {
+			Kind     string `json:"kind"`
+			Verdict  string `json:"verdict"`
+			Sentence string `json:"sentence"`
 		} `json:"changes"`
 	} `json:"comparison"`
 }
@@ -153,9 +157,12 @@ func TestPairedCompare(t *testing.T) {
 func TestPairedAgainst(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	// six generations, however slow their start-ups (under the sanitizers)
-	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "1.2",
-		"--launches", "6", "--format", "json")
+	// twelve generations (the fewest for a verdict), however slow their
+	// start-ups (under the sanitizers); 0.5 s each, because the start-ups
+	// count against --time, and on a loaded machine the generations after
+	// it is spent get one round each, a single pair of blocks
+	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "6",
+		"--launches", "12", "--format", "json")
 	if r.code != 1 {
 		t.Fatalf("threefold: exit %d, want 1: %s", r.code, r.stderr)
 	}
@@ -169,7 +176,7 @@ func TestPairedAgainst(t *testing.T) {
 		t.Fatalf("the slowdown did not reach this build only: %v ns vs %v ns",
 			median(p.Cells[0].Blocks), median(p.Cells[1].Blocks))
 	}
-	r = runTimeout(t, time.Minute, bench, "--against", bench, "--time", "1.2", "--launches", "6", "--threshold", "60")
+	r = runTimeout(t, time.Minute, bench, "--against", bench, "--time", "2.4", "--launches", "12", "--threshold", "60")
 	if r.code != 0 || !strings.Contains(r.stdout, "comparison against") || !strings.Contains(r.stdout, "verdict: no regression") {
 		t.Fatalf("unchanged: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -190,6 +197,51 @@ func TestPairedAgainst(t *testing.T) {
 		{[]string{"--interleave", "sideways", "--compare"}, "not one of pairs, launches"},
 	} {
 		oneLine(t, runTimeout(t, time.Minute, bench, c.args...), 2, c.want, c.args)
+	}
+}
+
+// No verdict from fewer than 12 generations (or launches): a budget that
+// cannot hold them is refused up front (exit 2), and a run that could but
+// did not get them (start-ups take time) says so in every format and exits
+// 3, never 0 with "no regression" (a 50% slowdown seen in one generation
+// once passed the gate with "Too few samples", exit 0).
+func TestAgainstNeedsGenerations(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--time", "1", "--lead-in-us", "1000000", "--slowdown-pct", "50"}, "fits at most 1 generations of fresh processes"},
+		{[]string{"--time", "1"}, "fewer than the 12 a verdict against another build needs"},
+		{[]string{"--time", "1.2", "--launches", "6"}, "--launches 6: a verdict against another build needs at least 12 generations"},
+		{[]string{"--interleave", "launches", "--launches", "6"}, "--launches 6: a verdict against another build needs at least 12 launches"},
+	} {
+		args := append([]string{"-a", "--against", bench}, c.args...)
+		oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, c.want, args)
+	}
+	// 2.4 s holds 12 generations of 0.2 s only if starting processes took
+	// no time: fewer are run, and there is no verdict
+	args := []string{"-a", "--against", bench, "--time", "2.4", "--slowdown-pct", "50"}
+	r := runTimeout(t, 2*time.Minute, bench, append(args, "--format", "json")...)
+	if r.code != 3 || !strings.Contains(r.stderr, "too few generations for a verdict: ") {
+		t.Fatalf("json: exit %d, want 3: %s", r.code, r.stderr)
+	}
+	d := checkPaired(t, r.stdout, 2)
+	if c := d.Comparison; c == nil || c.Regressed || c.Verdict != "undefined" || c.MinSamples != 12 ||
+		!strings.HasPrefix(c.UndefinedBecause, "too few generations for a verdict: ") ||
+		!strings.HasSuffix(c.UndefinedBecause, " of 12") || len(c.Changes) != 1 ||
+		c.Changes[0].Verdict != "undefined" || !strings.HasPrefix(c.Changes[0].Sentence, "Too few generations for a verdict (") {
+		t.Fatalf("comparison: %+v", d.Comparison)
+	}
+	r = runTimeout(t, 2*time.Minute, bench, args...)
+	if r.code != 3 || !strings.Contains(r.stdout, "verdict: undefined, too few generations for a verdict: ") ||
+		!strings.Contains(r.stdout, "Too few generations for a verdict (") || strings.Contains(r.stdout, "no regression") {
+		t.Fatalf("text: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runTimeout(t, 2*time.Minute, bench, append(args, "--format", "gobench")...)
+	if r.code != 3 || !strings.Contains(r.stdout, "cgocost-verdict: undefined, too few generations for a verdict: ") {
+		t.Fatalf("gobench: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -309,11 +361,11 @@ func TestPairedNeedsTwoCPUs(t *testing.T) {
 	}
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	args := []string{"-c", "0", bench, "-n", "2000", "--against", bench, "--time", "2"}
+	args := []string{"-c", "0", bench, "-n", "2000", "--against", bench, "--time", "3"}
 	r := runTimeout(t, time.Minute, "taskset", args...)
 	oneLine(t, r, 2, "a paired run needs 2 CPUs", args)
 	r = runTimeout(t, 2*time.Minute, "taskset", "-c", "0", bench, "-n", "2000", "--against", bench,
-		"--interleave", "launches", "--launches", "2")
+		"--interleave", "launches", "--launches", "12")
 	if r.code != 0 {
 		t.Errorf("launch by launch on one CPU: exit %d: %s", r.code, r.stderr)
 	}

@@ -7,6 +7,7 @@ package integration
 // one-line message naming the problem and exit 2.
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,6 +146,44 @@ func TestRepeatLoadCountsLoads(t *testing.T) {
 	if r.code == 3 && !strings.Contains(r.stdout, "# first ") {
 		t.Fatalf("exit 3 without the first failure named:\n%s", r.stdout)
 	}
+	// the same outcomes as a document (they had no JSON: "reports text only")
+	r = run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", filepath.Join(dir, "libmock.so"),
+		"-n", "200", "--warmup", "10", "--repeat-load", "3", "--format", "json")
+	rl := repeatLoadDoc(t, r)
+	if rl.Loads != 3 || rl.OK+rl.Crashed+rl.Panicked+rl.Hung+rl.Failed != 3 || (rl.OK > 0) != (len(rl.Libraries) == 1) ||
+		(r.code == 0) != (rl.OK == 3) {
+		t.Fatalf("exit %d, repeat_load %+v", r.code, rl)
+	}
+	args := []string{"--plugin", filepath.Join(dir, "libmock.so"), "--repeat-load", "3", "--format", "gobench"}
+	oneLine(t, run(t, filepath.Join(dir, "bench-host"), nil, args...), 2, "--repeat-load reports text or json", args)
+}
+
+type repeatLoad struct {
+	Loads        int     `json:"loads"`
+	OK           int     `json:"ok"`
+	Crashed      int     `json:"crashed"`
+	Panicked     int     `json:"panicked"`
+	Hung         int     `json:"hung"`
+	Failed       int     `json:"failed"`
+	FirstFailure *string `json:"first_failure"`
+	GoRuntimes   int     `json:"go_runtimes"`
+	Libraries    []struct {
+		Path string `json:"path"`
+	} `json:"libraries"`
+}
+
+// repeatLoadDoc: the repeat_load section of a --repeat-load --format json
+// run, which exits 0 or 3 with its document either way.
+func repeatLoadDoc(t *testing.T, r result) repeatLoad {
+	t.Helper()
+	var d struct {
+		Cells      []any       `json:"cells"`
+		RepeatLoad *repeatLoad `json:"repeat_load"`
+	}
+	if (r.code != 0 && r.code != 3) || json.Unmarshal([]byte(r.stdout), &d) != nil || d.RepeatLoad == nil || len(d.Cells) != 0 {
+		t.Fatalf("exit %d, no repeat_load document:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	return *d.RepeatLoad
 }
 
 // A library that ends its process with exit status 0 (here in its
@@ -159,6 +198,12 @@ func TestRepeatLoadCountsAnEarlyExitAsFailed(t *testing.T) {
 	if r.code != 3 || !strings.Contains(r.stdout, "0 finished") || !strings.Contains(r.stdout, "3 failed") ||
 		!strings.Contains(r.stdout, "exit 0 without the document of a finished load") {
 		t.Fatalf("exit %d, want 3 with 0 finished and 3 failed named:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", quits, "--field", "x.val", "-n", "200",
+		"--repeat-load", "3", "--format", "json")
+	if rl := repeatLoadDoc(t, r); r.code != 3 || rl.OK != 0 || rl.Failed != 3 || rl.FirstFailure == nil ||
+		!strings.Contains(*rl.FirstFailure, "exit 0 without the document of a finished load") || rl.GoRuntimes != -1 {
+		t.Fatalf("json: exit %d, repeat_load %+v", r.code, rl)
 	}
 }
 

@@ -114,14 +114,16 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"launches", nil, fine, bench, []string{"-n", "20000", "--launches", "3"}},
 		{"compare", nil, fine, bench, []string{"--compare", "--interleave", "launches", "-n", "20000", "-r", "6", "--launches", "2", "--floors"}},
 		{"paired compare", nil, fine, bench, []string{"--compare", "--time", "1.5"}},
-		{"paired against", nil, judged, bench, []string{"-a", "--against", bench, "--time", "1", "--precision", "50"}},
+		{"paired against", nil, judged, bench, []string{"-a", "--against", bench, "--time", "2.4", "--launches", "12"}},
+		// 2.4 s cannot hold 12 generations with their start-ups: no verdict, exit 3
+		{"paired against, too few generations", nil, []int{3}, bench, []string{"-a", "--against", bench, "--time", "2.4", "--precision", "50"}},
 		{"lifecycle", nil, fine, bench, []string{"--scenario", "lifecycle", "-n", "2000"}},
 		{"count allocs", nil, fine, bench, []string{"-n", "20000", "--count-allocs"}},
 		{"save baseline", nil, fine, bench, []string{"-n", "20000", "--launches", "3", "--save-baseline", baseline}},
 		{"baseline", nil, judged, bench, []string{"-n", "20000", "--launches", "3", "--baseline", baseline}},
 		// against itself: an --against build none of whose cells is this
 		// build's (bench-shared) compares nothing, and is bad input
-		{"against", nil, judged, bench, []string{"-n", "20000", "--interleave", "launches", "--launches", "2", "--against", bench}},
+		{"against", nil, judged, bench, []string{"-n", "20000", "--interleave", "launches", "--launches", "12", "--against", bench}},
 		{"allocators", nil, fine, bench, []string{"-n", "20000", "--launches", "2", "--allocators", "glibc,jemalloc"}},
 		{"anatomy", nil, fine, bench, []string{"--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2"}},
 		{"bare and event", nil, fine, bench, []string{"-n", "4000", "--work", "bare", "--floors"}},
@@ -133,6 +135,7 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"rate", nil, fine, bench, []string{"--rate", "2000", "--time", "0.5", "-p", "2", "--warmup", "1000"}},
 		{"rate poisson async", nil, fine, bench, []string{"--rate", "500", "--time", "0.5", "--arrival", "poisson", "-a", "--warmup", "1000"}},
 		{"gap list", nil, fine, bench, []string{"--gap-us", "0,100", "-n", "200", "-a", "--warmup", "1000"}},
+		{"repeat load", nil, fine, host, []string{"--plugin", mock, "-n", "200", "--warmup", "10", "--repeat-load", "2"}},
 		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "-n", "2000", "--warmup", "1000"}},
 	}
 	for _, m := range modes {

@@ -111,6 +111,74 @@ static void test_small_change_within_noise(void **state)
 	doc_free(&d);
 }
 
+/* --against (one run, two builds): a threefold slowdown seen in fewer
+ * than VERDICT_MIN_GENERATIONS launches a side is no verdict, and never
+ * "no regression"; from the minimum on it is one. */
+static void test_too_few_generations_is_no_verdict(void **state)
+{
+	struct doc base, cur;
+	char sentence[128];
+	(void)state;
+	doc(&base, "k", 1, 1);
+	doc(&cur, "k", 3, 3);
+	base.cells[0].st.nsamples = cur.cells[0].st.nsamples = 6;
+	base.ratios[0].nsamples = cur.ratios[0].nsamples = 6;
+	assert_int_equal(compare_documents(&base, &cur, "other/bench", 1, 0.05, 1), 0);
+	assert_int_equal(cur.comparison.regressed, 0);
+	assert_int_equal(cur.comparison.min_samples, VERDICT_MIN_GENERATIONS);
+	assert_string_equal(cur.comparison.undefined_because, "too few generations for a verdict: 6 of 12");
+	assert_int_equal(change(&cur, "cell")->ch.verdict, VERDICT_UNDEFINED);
+	assert_int_equal(change(&cur, "ratio")->ch.verdict, VERDICT_UNDEFINED);
+	/* the figures stay: a 200% change, printed */
+	assert_true(change(&cur, "cell")->ch.point > 1.5);
+	assert_string_equal(change_sentence(change(&cur, "cell"), sentence, sizeof(sentence)),
+			    "Too few generations for a verdict (6 of 12).");
+	doc_free(&cur);
+	doc_free(&base);
+	/* twelve a side: the verdict stands */
+	judge(3, 3, "k", 1, &cur);
+	assert_int_equal(cur.comparison.regressed, 1);
+	assert_string_equal(cur.comparison.undefined_because, "");
+	assert_string_equal(change_sentence(change(&cur, "cell"), sentence, sizeof(sentence)),
+			    "Performance has regressed.");
+	doc_free(&cur);
+	/* a baseline (another time) keeps its own rule: 2 a side */
+	judge(3, 3, "k", 0, &cur);
+	assert_int_equal(cur.comparison.min_samples, 0);
+	assert_int_equal(cur.comparison.regressed, 1);
+	doc_free(&cur);
+}
+
+/* verdict_require alone: one side short is enough to undefine a change,
+ * and a change with enough samples keeps its regression. */
+static void test_require_counts_the_shorter_side(void **state)
+{
+	struct comparison_rec cmp;
+	struct change_rec ch[2];
+	(void)state;
+	memset(&cmp, 0, sizeof(cmp));
+	memset(ch, 0, sizeof(ch));
+	ch[0].gated = ch[1].gated = 1;
+	ch[0].ch.verdict = ch[1].ch.verdict = VERDICT_REGRESSED;
+	ch[0].base_n = 20, ch[0].n = 11;
+	ch[1].base_n = 12, ch[1].n = 12;
+	cmp.changes = ch;
+	cmp.nchanges = 2;
+	verdict_require(&cmp, 12);
+	assert_int_equal(ch[0].ch.verdict, VERDICT_UNDEFINED);
+	assert_int_equal(ch[1].ch.verdict, VERDICT_REGRESSED);
+	assert_int_equal(cmp.regressed, 1);
+	assert_string_equal(cmp.undefined_because, "too few generations for a verdict: 11 of 12");
+	ch[1].ch.verdict = VERDICT_NO_CHANGE;
+	verdict_require(&cmp, 12);
+	assert_int_equal(cmp.regressed, 0);
+	assert_string_equal(cmp.undefined_because, "too few generations for a verdict: 11 of 12");
+	ch[0].n = 12;
+	ch[0].ch.verdict = VERDICT_NO_CHANGE;
+	verdict_require(&cmp, 12);
+	assert_string_equal(cmp.undefined_because, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -118,6 +186,8 @@ int main(void)
 		cmocka_unit_test(test_threefold_slowdown_regresses),
 		cmocka_unit_test(test_other_machine_judged_by_ratios),
 		cmocka_unit_test(test_small_change_within_noise),
+		cmocka_unit_test(test_too_few_generations_is_no_verdict),
+		cmocka_unit_test(test_require_counts_the_shorter_side),
 	};
 	return cmocka_run_group_tests_name("verdict", tests, NULL, NULL);
 }

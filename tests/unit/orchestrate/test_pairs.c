@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "analyse/ratios.h"
+#include "analyse/verdict.h"
 #include "model/options.h"
 #include "orchestrate/pairs.h"
 
@@ -153,6 +154,46 @@ static void test_stop_rule(void **state)
 	p.precision_pct = 50;
 	assert_null(pairs_stop(&p, &o, 1.0));
 	unfill(&p);
+	/* against another build: never before VERDICT_MIN_GENERATIONS */
+	make_run(&p, cells, &r, VERDICT_MIN_GENERATIONS - 1, 9);
+	for (size_t i = 0; i < cells[0].nblocks; i++)
+		cells[0].block_ns[i] = 100.0;
+	p.precision_pct = 50;
+	o.base = BASE_BUILD;
+	assert_null(pairs_stop(&p, &o, 1.0));
+	o.base = BASE_NONE;
+	assert_string_equal(pairs_stop(&p, &o, 1.0), "precision");
+	unfill(&p);
+}
+
+/* The most generations a budget holds: L with --launches L; else --time
+ * over the longer of a generation's length and one round. */
+static void test_max_generations(void **state)
+{
+	struct options o;
+	double least;
+
+	(void)state;
+	options_defaults(&o);
+	o.time_s = 1; /* generations of 0.2 s */
+	assert_int_equal(options_max_generations(&o, 2, &least), 5);
+	assert_float_equal(least, 0.2, 1e-12);
+	o.time_s = 2.4;
+	assert_int_equal(options_max_generations(&o, 2, &least), 12);
+	o.time_s = 2.0;
+	assert_int_equal(options_max_generations(&o, 2, &least), 10);
+	o.time_s = 30; /* generations of 1 s (a 25th, at most 1 s) */
+	assert_int_equal(options_max_generations(&o, 2, &least), 30);
+	/* a lead-in of 1 s: a round of two blocks lasts more than 2 s */
+	o.time_s = 1;
+	o.lead_in_us = 1000000;
+	assert_int_equal(options_max_generations(&o, 2, &least), 1);
+	assert_true(least > 2.0);
+	o.time_s = 30;
+	assert_int_equal(options_max_generations(&o, 2, &least), 15);
+	o.launches = 6;
+	o.launches_set = 1;
+	assert_int_equal(options_max_generations(&o, 2, &least), 6);
 }
 
 int main(void)
@@ -161,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_order_is_a_fair_permutation),
 		cmocka_unit_test(test_generation_ratios_are_medians_of_their_rounds),
 		cmocka_unit_test(test_stop_rule),
+		cmocka_unit_test(test_max_generations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

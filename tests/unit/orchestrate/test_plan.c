@@ -729,7 +729,8 @@ static void test_merge_refuses_other_cells(void **state)
 static void test_plan_document(void **state)
 {
 	static const char *const one[] = { SYNC_CELL, NULL }, *const two[] = { ASYNC_CELL, SHARED_CELL, NULL };
-	const char *args[] = { "--against", self, "--interleave", "launches", "--launches", "2", NULL };
+	/* 12 launches: the fewest a verdict against another build takes */
+	const char *args[] = { "--against", self, "--interleave", "launches", "--launches", "12", NULL };
 	struct machine_rec m;
 	struct options o;
 	struct plan p;
@@ -739,8 +740,8 @@ static void test_plan_document(void **state)
 	(void)state;
 	build(&p, &o, args);
 	assert_int_equal(p.nv, 2);
-	/* two rounds: v[0] has one cell, v[1] two */
-	for (int round = 0; round < 2; round++) {
+	/* twelve rounds: v[0] has one cell, v[1] two */
+	for (int round = 0; round < 12; round++) {
 		child_doc(&child, one, 100);
 		assert_int_equal(plan_merge_launch(&p.v[0], &child, err, sizeof(err)), EXIT_OK);
 		doc_free(&child);
@@ -763,13 +764,13 @@ static void test_plan_document(void **state)
 	assert_int_equal(d.machine.online_cpus, 7);
 	assert_int_equal(d.options.kind, RUN_LAUNCHES);
 	assert_int_equal(d.options.base, BASE_BUILD);
-	assert_int_equal(d.options.launches, 2);
+	assert_int_equal(d.options.launches, 12);
 	assert_int_equal(d.analysed, 0);
 	assert_int_equal(d.has_paired, 0);
 	assert_int_equal(d.has_comparison, 0);
 	assert_int_equal(d.ncells, 1);
 	assert_string_equal(d.cells[0].name, SYNC_CELL);
-	assert_int_equal(d.cells[0].nlaunches, 2);
+	assert_int_equal(d.cells[0].nlaunches, 12);
 	assert_int_equal(d.cells[0].stalled_launches_rerun, 3);
 	assert_null(p.v[0].cells);
 	assert_int_equal(p.v[0].ncells, 0);
@@ -780,7 +781,7 @@ static void test_plan_document(void **state)
 	assert_int_equal(base.ncells, 2);
 	assert_string_equal(base.cells[0].name, ASYNC_CELL);
 	assert_string_equal(base.cells[1].name, SHARED_CELL);
-	assert_int_equal(base.cells[1].nlaunches, 2);
+	assert_int_equal(base.cells[1].nlaunches, 12);
 	assert_true(base.cells[1].launches[1].ns_per_extraction == 201.0);
 	assert_int_equal(base.cells[1].stalled_launches_rerun, 0);
 	assert_null(p.v[1].cells);
