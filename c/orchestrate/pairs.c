@@ -227,7 +227,7 @@ const char *pairs_stop(const struct paired_rec *pr, const struct options *o, dou
 }
 
 /* The rounds of one generation, until it has lasted its time (or the whole
- * budget is spent). */
+ * budget is spent), and PAIRS_MIN_ROUNDS at least. */
 static int rounds(struct server *sv, int nv, const struct options *o, struct paired_rec *pr, stats_rng *rng,
 		  uint64_t run_t0, char *err, size_t errlen)
 {
@@ -265,7 +265,7 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 				pr->ngenerations + 1, pr->rounds, (double)(now_ns() - run_t0) / 1e9, o->time_s);
 			fflush(stderr);
 		}
-		if (now_ns() - t0 >= gen || now_ns() - run_t0 >= budget)
+		if (done >= PAIRS_MIN_ROUNDS && (now_ns() - t0 >= gen || now_ns() - run_t0 >= budget))
 			break;
 	}
 	if (tty)

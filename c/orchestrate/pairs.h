@@ -17,6 +17,11 @@
 
 /* Fewest generations for an interval (the median's, from order statistics). */
 #define PAIRS_MIN_GENERATIONS  6
+/* the rounds of a generation, at least, even past its time or the budget:
+ * a generation's ratio is the median of its rounds, and one round (a single
+ * pair of blocks, as the last generations of a budget spent on start-ups
+ * had) is one preemption away from any value (0.2 on a threefold slowdown) */
+#define PAIRS_MIN_ROUNDS       5
 /* A generation's length: a 25th of the budget, within these bounds
  * (options_generation_s, model/options.h). */
 #define PAIRS_GENERATION_MIN_S OPT_GENERATION_MIN_S
