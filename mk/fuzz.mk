@@ -19,6 +19,8 @@
 FUZZ_CC ?= clang-14
 FUZZ_S ?= 60
 FUZZ_SMOKE_S ?= 5
+# targets run at once; empty: the number of CPUs
+FUZZ_JOBS ?=
 FUZZ_TARGETS := options baseline judge events fieldlist fieldspec childmsg childerr
 FUZZ_GO := go/cmd/latency:FuzzReadSweep go/cmd/matrix:FuzzParseDocument
 FUZZ_DIR := $(BUILD)/fuzz
@@ -35,8 +37,8 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LAYER_SRCS) $(DRIVER_HDRS)
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LAYER_SRCS) $(shell pkg-config --libs jansson) -lm
 
-fuzz: $(FUZZ_BINS) ## the libFuzzer targets, FUZZ_S seconds each (default 60); fails on any finding
-	@GO='$(GOCMD)' sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_S) $(FUZZ_TARGETS) $(FUZZ_GO)
+fuzz: $(FUZZ_BINS) ## the libFuzzer and Go fuzz targets, FUZZ_S seconds each (default 60), FUZZ_JOBS at a time; fails on any finding
+	@GO='$(GOCMD)' FUZZ_JOBS='$(FUZZ_JOBS)' sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_S) $(FUZZ_TARGETS) $(FUZZ_GO)
 
-test-fuzz: $(FUZZ_BINS) ## the libFuzzer targets for a few seconds each
-	@GO='$(GOCMD)' sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SMOKE_S) $(FUZZ_TARGETS) $(FUZZ_GO)
+test-fuzz: $(FUZZ_BINS) ## the fuzz targets for a few seconds each
+	@GO='$(GOCMD)' FUZZ_JOBS='$(FUZZ_JOBS)' sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SMOKE_S) $(FUZZ_TARGETS) $(FUZZ_GO)
