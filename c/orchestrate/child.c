@@ -18,7 +18,7 @@
 #include "base/clock.h"
 #include "base/interrupt.h"
 #include "base/status.h"
-#include "timing/blocks.h"
+#include "timing/blockmsg.h" /* the fds of a CHILD_SERVER */
 
 /* --- starting ------------------------------------------------------------ */
 

@@ -19,6 +19,7 @@
 #include "base/sysinfo.h"
 #include "model/codec.h"
 #include "orchestrate/child.h"
+#include "orchestrate/childmsg.h"
 #include "stats/stats.h"
 #include "timing/blocks.h"
 
@@ -156,48 +157,7 @@ static int start(struct server *s, const struct options *o, int cpu, char *err, 
 	    s->ready.async_in_effect > 1)
 		return garbage(s, "its first reply", err, errlen);
 	/* the mode in effect, verified at the child's first probe */
-	if (s->ready.async_in_effect >= 0 && s->ready.async_in_effect != s->v->async) {
-		snprintf(err, errlen, "paired launch of %s: %s was asked for, but Extract ran %s: refusing to pair it",
-			 s->v->exe, s->v->async ? "async" : "sync",
-			 s->ready.async_in_effect ? "on another thread (async)" : "on the caller's thread (sync)");
-		return EXIT_RUN_FAILED;
-	}
-	return EXIT_OK;
-}
-
-static int grow(struct pair_cell_rec *c, size_t *cap)
-{
-	double **arrays[] = {
-		&c->block_ns, &c->block_cpu_ns, &c->lead_ns, &c->lead_calls, &c->first_call_ns, &c->after
-	};
-
-	if (c->nblocks < *cap)
-		return 0;
-	*cap = *cap ? *cap * 2 : 256;
-	for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
-		double *a = realloc(*arrays[i], *cap * sizeof(double));
-		if (a == NULL)
-			return -1;
-		*arrays[i] = a;
-	}
-	return 0;
-}
-
-static int record(struct pair_cell_rec *c, size_t *cap, const struct block_reply *r, int after)
-{
-	size_t i = c->nblocks;
-	double calls = (double)(r->calls ? r->calls : 1);
-
-	if (grow(c, cap) != 0)
-		return -1;
-	c->block_ns[i] = (double)r->ns / calls;
-	c->block_cpu_ns[i] = (double)r->cpu_ns / calls;
-	c->lead_ns[i] = (double)r->lead_ns;
-	c->lead_calls[i] = (double)r->lead_calls;
-	c->first_call_ns[i] = (double)r->first_ns;
-	c->after[i] = after;
-	c->nblocks = c->ncpu = c->nlead = c->nleadcalls = c->nfirst = c->nafter = i + 1;
-	return 0;
+	return childmsg_ready(&s->ready, s->v, err, errlen) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* A random order of n cells (Fisher-Yates). */
@@ -251,7 +211,7 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 				return garbage(s, "a block's reply", err, errlen);
 			if (r.status != 0)
 				return failure(s, "during a block", 10000, err, errlen);
-			if (record(&pr->cells[order[i]], &sv[order[i]].cap, &r, i ? order[i - 1] : -1) != 0) {
+			if (childmsg_block(&pr->cells[order[i]], &sv[order[i]].cap, &r, i ? order[i - 1] : -1) != 0) {
 				snprintf(err, errlen, "out of memory for the blocks");
 				return EXIT_RUN_FAILED;
 			}
@@ -286,22 +246,12 @@ static int finish(struct plan *p, struct server *sv, int nv, const struct option
 		send_cmd(&sv[i], BLOCK_END, 0);
 	for (int i = 0; i < nv; i++) {
 		struct server *s = &sv[i];
-		char why[600], *out;
 		int status = outcome(s, "at its end", timeout, 1, err, errlen);
-		struct doc child;
 
-		if (status != EXIT_OK)
-			return status;
-		out = s->c.output;
-		if (out == NULL || doc_loads(&child, out, strlen(out), why, sizeof(why)) != 0) {
-			snprintf(err, errlen, "paired launch of %s printed no valid document (%s)", s->v->exe,
-				 out ? why : "unreadable");
-			return EXIT_RUN_FAILED;
-		}
-		status = plan_check_identity(p, (int)(s->v - p->v), out, err, errlen);
 		if (status == EXIT_OK)
-			status = plan_merge_launch(s->v, &child, err, errlen);
-		doc_free(&child);
+			status = childmsg_document(s->v, s->c.output, err, errlen);
+		if (status == EXIT_OK)
+			status = plan_check_identity(p, (int)(s->v - p->v), s->c.output, err, errlen);
 		if (status != EXIT_OK)
 			return status;
 	}

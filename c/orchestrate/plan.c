@@ -308,45 +308,6 @@ int plan_check_identity(struct plan *p, int i, const char *text, char *err, size
 	return check_identity(p, i, doc_identity(text, strlen(text)), err, errlen);
 }
 
-int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen)
-{
-	if (child->ncells == 0) {
-		snprintf(err, errlen, "launch of %s printed a document without a cell", v->exe);
-		return EXIT_RUN_FAILED;
-	}
-	if (v->cells == NULL) {
-		v->cells = child->cells;
-		v->ncells = child->ncells;
-		child->cells = NULL;
-		child->ncells = 0;
-		return EXIT_OK;
-	}
-	if (child->ncells < v->ncells) { /* a cell of the first launch is missing */
-		snprintf(err, errlen, "%s: the mode in effect changed between launches (%s, then nothing)", v->exe,
-			 v->cells[child->ncells].name);
-		return EXIT_RUN_FAILED;
-	}
-	for (size_t k = 0; k < child->ncells; k++) {
-		struct cell_rec *mine = k < v->ncells ? &v->cells[k] : NULL, *c = &child->cells[k];
-		struct launch_rec *l;
-		if (mine == NULL || c->nlaunches != 1 || strcmp(mine->name, c->name) != 0) {
-			snprintf(err, errlen, "%s: the mode in effect changed between launches (%s, then %s)", v->exe,
-				 mine ? mine->name : "nothing", c->name);
-			return EXIT_RUN_FAILED;
-		}
-		l = model_append((void **)&mine->launches, &mine->nlaunches, sizeof(*mine->launches));
-		if (l == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return EXIT_RUN_FAILED;
-		}
-		*l = c->launches[0];
-		free(c->launches); /* its contents now belong to mine */
-		c->launches = NULL;
-		c->nlaunches = 0;
-	}
-	return EXIT_OK;
-}
-
 int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 {
 	int tty = isatty(2), status = EXIT_OK;

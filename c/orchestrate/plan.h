@@ -58,7 +58,8 @@ int plan_document(struct plan *p, int from, int to, const struct machine_rec *m,
 void plan_free(struct plan *p);
 
 /* Adds a child's launches to the variant's cells (the first launch makes
- * them); the cells must be the same, in the same mode, every time. */
+ * them); the cells must be the same, in the same mode, every time. Defined
+ * in childmsg.c, with the rest of the reading of a child's messages. */
 int plan_merge_launch(struct variant *v, struct doc *child, char *err, size_t errlen);
 
 /* A launch of variant i printed the document text: what it measured (its

@@ -52,13 +52,41 @@ static int event_add(struct event_set *s, uint32_t plugin_id, const void *data, 
 	return 0;
 }
 
+/* All that f holds, NUL-terminated, malloc'd; NULL on a read error or no
+ * memory (errno says which). */
+static char *read_all(FILE *f, size_t *len)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap), *grown;
+
+	while (buf != NULL) {
+		n += fread(buf + n, 1, cap - 1 - n, f);
+		if (ferror(f)) {
+			free(buf);
+			return NULL;
+		}
+		if (feof(f))
+			break;
+		grown = cap * 2 > cap ? realloc(buf, cap * 2) : NULL;
+		if (grown == NULL)
+			free(buf);
+		buf = grown;
+		cap *= 2;
+	}
+	if (buf != NULL) {
+		buf[n] = '\0';
+		*len = n;
+	}
+	return buf;
+}
+
 int event_set_load(struct event_set *s, const char *path, uint32_t plugin_id, char *err, size_t errlen)
 {
 	const char *refused = input_refusal(path); /* a FIFO or a device would block or never end */
 	FILE *f = refused ? NULL : fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	char *text;
+	struct event_line *lines;
+	size_t len = 0, n;
 	int rc = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -70,27 +98,19 @@ int event_set_load(struct event_set *s, const char *path, uint32_t plugin_id, ch
 		snprintf(err, errlen, "--events %s: cannot read it: %s", path, strerror(errno));
 		return -1;
 	}
-	while (rc == 0 && (n = getline(&line, &cap, f)) >= 0) {
-		if (n > 0 && line[n - 1] == '\n')
-			n--;
-		if ((size_t)n > EVENT_PAYLOAD_MAX) {
-			snprintf(err, errlen, "--events %s: line %zu is longer than %u bytes", path, s->n + 1,
-				 EVENT_PAYLOAD_MAX);
-			rc = -1;
-		} else {
-			rc = event_add(s, plugin_id, line, (uint32_t)n, err, errlen);
-		}
-	}
-	if (rc == 0 && ferror(f)) {
+	text = read_all(f, &len);
+	if (text == NULL)
 		snprintf(err, errlen, "--events %s: cannot read it: %s", path, strerror(errno));
-		rc = -1;
-	}
-	free(line);
 	fclose(f);
-	if (rc == 0 && s->n == 0) {
-		snprintf(err, errlen, "--events %s: the file is empty (one payload a line)", path);
-		rc = -1;
+	/* the format's rules: model/eventfile.c */
+	if (text == NULL || eventfile_split(text, len, path, &lines, &n, err, errlen) != 0) {
+		free(text);
+		return -1;
 	}
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = event_add(s, plugin_id, text + lines[i].offset, lines[i].len, err, errlen);
+	free(lines);
+	free(text);
 	if (rc != 0)
 		event_set_free(s);
 	return rc;

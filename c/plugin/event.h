@@ -8,10 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/eventfile.h" /* the file's format, EVENT_PAYLOAD_MAX */
+
 #define PLUGIN_EVENT_TYPE     322
 /* header (26 bytes, packed) + two 4-byte parameter lengths + the plugin id */
 #define PLUGIN_EVENT_OVERHEAD 38
-#define EVENT_PAYLOAD_MAX     (1u << 20)
 
 /* Writes a plugin event into buf: | ts | tid | len | type | nparams=2 |
  * len(plugin id)=4 | len(data) | plugin id | data |, integers in host byte
@@ -25,9 +26,9 @@ struct event_set {
 	size_t payload_bytes; /* sum of the payloads */
 };
 
-/* One event per line of path (the newline is not part of the payload).
- * 0, or -1 with a message naming the problem (unreadable, empty, a line
- * too long). */
+/* One event per line of path (model/eventfile.h: the newline is not part
+ * of the payload). 0, or -1 with a message naming the problem (unreadable,
+ * empty, a line too long). */
 int event_set_load(struct event_set *s, const char *path, uint32_t plugin_id, char *err, size_t errlen);
 /* One event with a synthetic payload of size bytes. */
 int event_set_synthetic(struct event_set *s, uint32_t size, uint32_t plugin_id, char *err, size_t errlen);

@@ -72,7 +72,8 @@ void fieldlist_closest(const struct field_list *l, const char *name, int max, ch
 	}
 }
 
-/* Splits "name[arg]" into its parts; 0, or -1 when malformed. */
+/* Splits "name[arg]" into its parts; 0, or -1 when malformed (an empty
+ * name or argument, a bracket inside the argument). */
 static int spec_split(const char *spec, char *name, char *arg, int *has_arg)
 {
 	const char *open = strchr(spec, '[');
@@ -85,8 +86,8 @@ static int spec_split(const char *spec, char *name, char *arg, int *has_arg)
 	name[nlen] = '\0';
 	if (open == NULL)
 		return 0;
-	size_t alen = strlen(open + 1);
-	if (alen == 0 || open[alen] != ']' || alen - 1 >= FIELD_ARG_MAX || memchr(open + 1, '[', alen - 1) ||
+	size_t alen = strlen(open + 1); /* the argument and its ']' */
+	if (alen < 2 || open[alen] != ']' || alen - 1 >= FIELD_ARG_MAX || memchr(open + 1, '[', alen - 1) ||
 	    memchr(open + 1, ']', alen - 1))
 		return -1;
 	memcpy(arg, open + 1, alen - 1);
@@ -125,7 +126,8 @@ int fieldlist_resolve(const struct field_list *l, const char *spec, struct field
 		char *end;
 		errno = 0;
 		sel->arg_index = strtoull(arg, &end, 10);
-		if (*end != '\0' || arg[0] == '-' || errno == ERANGE) {
+		/* digits only: strtoull also takes spaces and a sign ("[ -1]" was 2^64 - 1) */
+		if (*end != '\0' || strspn(arg, "0123456789") != strlen(arg) || errno == ERANGE) {
 			snprintf(err, errlen, "--field '%s': field %s takes a numeric index", spec, name);
 			return -1;
 		}

@@ -11,31 +11,8 @@
 #include <stdint.h>
 
 #include "plugin/extractor.h"
+#include "timing/blockmsg.h" /* the commands and replies */
 #include "timing/series.h"
-
-#define BLOCKS_CMD_FD	3
-#define BLOCKS_REPLY_FD 4
-
-enum block_op { BLOCK_RUN = 1, BLOCK_END = 2 };
-
-struct block_cmd {
-	uint32_t op;
-	uint32_t pad;
-	uint64_t lead_in_ns; /* untimed extractions for this long first (at least one) */
-};
-
-/* The first reply (ready, after the warm-up) gives the calls of every block
- * and the mode seen at the first probe; then one reply per block. */
-struct block_reply {
-	int32_t status;		 /* 0, or the extract_status of a failed call */
-	int32_t async_in_effect; /* ready: Extract ran on another thread (-1: unknown) */
-	uint64_t ns;		 /* the timed block */
-	uint64_t cpu_ns;	 /* process CPU time over the timed block */
-	uint64_t calls;		 /* extractions in the timed block */
-	uint64_t lead_ns;	 /* the lead-in */
-	uint64_t lead_calls;	 /* its extractions */
-	uint64_t first_ns;	 /* its first extraction */
-};
 
 struct block_server {
 	struct extractor *x;

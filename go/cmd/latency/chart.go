@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"sort"
 
 	"gonum.org/v1/plot"
@@ -86,6 +87,41 @@ func newLegend() plot.Legend {
 	return leg
 }
 
+// fitLog sets a log panel's axes to what it draws, widened by a factor of
+// two each way: gonum/plot pads a single value by one either side, which
+// reaches zero or below for a value of 1 or less, and panics there on a log
+// scale (found by FuzzReadSweep).
+func fitLog(p *plot.Plot, points []point, ys func(point) []float64) {
+	x, y := [2]float64{math.Inf(1), math.Inf(-1)}, [2]float64{math.Inf(1), math.Inf(-1)}
+	widen := func(r *[2]float64, v float64) {
+		if v > 0 && !math.IsInf(v, 0) {
+			r[0], r[1] = math.Min(r[0], v), math.Max(r[1], v)
+		}
+	}
+	for _, pt := range points {
+		if pt.Mode != "sync" && pt.Mode != "async" {
+			continue
+		}
+		drawn := false
+		for _, v := range ys(pt) {
+			widen(&y, v)
+			drawn = drawn || v > 0
+		}
+		if drawn {
+			widen(&x, pt.Rate)
+		}
+	}
+	for _, a := range []struct {
+		ax *plot.Axis
+		r  [2]float64
+	}{{&p.X, x}, {&p.Y, y}} {
+		if a.r[0] > a.r[1] { // nothing drawn: any decade
+			a.r = [2]float64{1, 10}
+		}
+		a.ax.Min, a.ax.Max = math.Max(a.r[0]/2, math.SmallestNonzeroFloat64), math.Min(a.r[1]*2, math.MaxFloat64)
+	}
+}
+
 // chart draws the two panels, one above the other, as SVG.
 func chart(points []point) ([]byte, error) {
 	lat := logPlot("Extraction latency from each request's due time", "latency (ns)")
@@ -104,6 +140,8 @@ func chart(points []point) ([]byte, error) {
 			return nil, err
 		}
 	}
+	fitLog(lat, points, func(p point) []float64 { return []float64{p.P50, p.P99, p.P999} })
+	fitLog(cpu, points, func(p point) []float64 { return []float64{p.CPUNs} })
 	const width, height, legendW = 10 * vg.Inch, 10 * vg.Inch, 1.6 * vg.Inch
 	canvas := vgsvg.New(width, height)
 	dc := draw.New(canvas)

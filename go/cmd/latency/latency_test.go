@@ -53,3 +53,27 @@ func TestNoLatencyCells(t *testing.T) {
 		t.Fatal("garbage was accepted")
 	}
 }
+
+// Found by FuzzReadSweep: a document whose latency cells have no CPU per
+// event, or whose cells are of neither mode, was accepted, and the chart then
+// panicked (gonum/plot: "Values must be greater than 0 for a log scale", an
+// empty panel): the latency tool crashed with a Go trace. Such a document is
+// bad input now, and what is accepted charts.
+func TestNothingToDrawIsRefused(t *testing.T) {
+	for _, doc := range []string{
+		`{"cells":[{"mode":{"requested":"sync"},"latency":{"load":"rate","requested_rate":100,"p50_ns":1,"p99_ns":2,"p99_9_ns":3}}]}`,
+		`{"cells":[{"mode":{"requested":"other"},"latency":{"load":"rate","requested_rate":100,"p50_ns":1,"cpu_ns_per_event":5}}]}`,
+		`{"cells":[{"latency":{"load":"max","achieved_rate":10,"p50_ns":1,"cpu_ns_per_event":5}}]}`,
+	} {
+		if points, err := readSweep(strings.NewReader(doc)); err == nil {
+			t.Errorf("accepted %s: %+v", doc, points)
+		}
+	}
+	points, err := readSweep(strings.NewReader(`{"cells":[{"mode":{"requested":"async"},"latency":{"load":"rate","requested_rate":100,"p50_ns":1,"cpu_ns_per_event":5}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chart(points); err != nil {
+		t.Fatal(err)
+	}
+}

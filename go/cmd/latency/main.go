@@ -93,9 +93,11 @@ func readSweep(r io.Reader) ([]point, error) {
 		return nil, fmt.Errorf("not a bench JSON document: %v", err)
 	}
 	var out []point
+	cpu := false
 	for _, c := range d.Cells {
 		l := c.Latency
-		if l == nil {
+		// the chart draws the two modes; a cell of neither is not a point
+		if l == nil || (c.Mode.Requested != "sync" && c.Mode.Requested != "async") {
 			continue
 		}
 		p := point{Mode: c.Mode.Requested, P50: val(l.P50), P99: val(l.P99), P999: val(l.P999), CPUNs: val(l.CPU)}
@@ -106,10 +108,15 @@ func readSweep(r io.Reader) ([]point, error) {
 		}
 		if p.Rate > 0 && p.P50 > 0 {
 			out = append(out, p)
+			cpu = cpu || p.CPUNs > 0
 		}
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no latency cells (run bench --sweep-rate ... --format json)")
+	}
+	// an empty panel on a log scale is a panic in gonum/plot
+	if !cpu {
+		return nil, fmt.Errorf("no latency cell has a CPU per event (cpu_ns_per_event): not a bench sweep")
 	}
 	return out, nil
 }

@@ -109,12 +109,42 @@ static void test_field_resolution(void **state)
 	fieldlist_free(&l);
 }
 
+/* Found by fuzzing (tests/fuzz/fuzz_fieldspec.c, its input in the corpus):
+ * "field2[]" was index 0, "field2[ -1]" index 2^64 - 1, "field2[+3]" and
+ * "field2[ 3]" index 3 (strtoull's leniency). An argument is not empty, and
+ * an index is decimal digits only. */
+static void test_field_argument_is_written_out(void **state)
+{
+	static const char *const bad_index[] = { "field2[ -1]", "field2[+3]", "field2[ 3]", "field2[3 ]",
+						 "field2[0x3]" };
+	struct field_list l;
+	struct field_sel s;
+	char err[600];
+	(void)state;
+
+	assert_int_equal(fieldlist_parse(real_fields, &l, err, sizeof(err)), 0);
+	assert_int_equal(fieldlist_resolve(&l, "field2[]", &s, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not NAME or NAME[arg]"));
+	assert_int_equal(fieldlist_resolve(&l, "json.value[]", &s, err, sizeof(err)), -1);
+	for (size_t i = 0; i < sizeof(bad_index) / sizeof(bad_index[0]); i++) {
+		assert_int_equal(fieldlist_resolve(&l, bad_index[i], &s, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "numeric index"));
+	}
+	/* leading zeros are still the number; a key keeps its spaces */
+	assert_int_equal(fieldlist_resolve(&l, "field2[007]", &s, err, sizeof(err)), 0);
+	assert_int_equal(s.arg_index, 7);
+	assert_int_equal(fieldlist_resolve(&l, "json.value[ a b ]", &s, err, sizeof(err)), 0);
+	assert_string_equal(s.arg_key, " a b ");
+	fieldlist_free(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fields_parse_real_shapes),
 		cmocka_unit_test(test_fields_parse_rejects),
 		cmocka_unit_test(test_field_resolution),
+		cmocka_unit_test(test_field_argument_is_written_out),
 	};
 	return cmocka_run_group_tests_name("fieldlist", tests, NULL, NULL);
 }
