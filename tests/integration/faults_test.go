@@ -134,7 +134,7 @@ func TestAgainstCellsMustMatch(t *testing.T) {
 		{"fields4", "--fields 4", "--fields 4, not 1"},
 	} {
 		wrapper := script(t, tmp, w.name+".sh", fmt.Sprintf("exec %s \"$@\" %s\n", bench, w.extra))
-		for _, mode := range [][]string{{"--time", "2"}, {"--interleave", "launches", "--launches", "2"}} {
+		for _, mode := range [][]string{{"--time", "2.4", "--launches", "12"}, {"--interleave", "launches", "--launches", "12"}} {
 			args := append([]string{"-n", "2000", "--against", wrapper}, mode...)
 			m := mark("cells-" + w.name)
 			r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, args...)
@@ -149,7 +149,7 @@ func TestAgainstCellsMustMatch(t *testing.T) {
 	// the same build on both sides still compares (the slowdown injected
 	// into this build only is no difference of cells)
 	r := runMarked(t, 2*time.Minute, mark("cells-same"), t.TempDir(), bench, "-n", "2000", "--against", bench,
-		"--interleave", "launches", "--launches", "2", "--extra-ns", "5")
+		"--interleave", "launches", "--launches", "12", "--extra-ns", "5")
 	if r.code != 0 && r.code != 1 {
 		t.Errorf("the same build: exit %d: %s", r.code, r.stderr)
 	}
@@ -203,9 +203,9 @@ func TestStallTimeoutEndsEveryHang(t *testing.T) {
 	}{
 		{"busy", host, []string{"--plugin", filepath.Join(dir, "libcmock.so"), "--field", "mock.u64.0", "-n", "2000000",
 			"--busy", blocking, "--stall-timeout", "3"}, "the --busy library " + blocking + " made no progress for --stall-timeout"},
-		{"launches", bench, []string{"-n", "2000", "--against", sleeper, "--interleave", "launches", "--launches", "2",
+		{"launches", bench, []string{"-n", "2000", "--against", sleeper, "--interleave", "launches", "--launches", "12",
 			"--stall-timeout", "5"}, "launch of " + sleeper + " was still running after"},
-		{"paired", bench, []string{"-n", "2000", "--against", sleeper, "--time", "2", "--stall-timeout", "5"},
+		{"paired", bench, []string{"-n", "2000", "--against", sleeper, "--time", "2.4", "--launches", "12", "--stall-timeout", "5"},
 			"paired launch of " + sleeper + " (sync) stalled before its first block: not ready after"},
 	} {
 		m := mark("hang-" + c.name)
@@ -283,8 +283,8 @@ func TestSignalKillsEveryChildGroup(t *testing.T) {
 			noneLeft(t, what+" SIGTERM", m)
 		}
 		for _, args := range [][]string{
-			{"-n", "2000", "--against", wrapper, "--time", "2"},
-			{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "2"},
+			{"-n", "2000", "--against", wrapper, "--time", "2.4", "--launches", "12"},
+			{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "12"},
 		} {
 			what := fmt.Sprintf("%q %v", leave, args)
 			m := mark("ends")
@@ -319,13 +319,14 @@ func TestCoordinatorChildFaults(t *testing.T) {
 	const stopsAtOnce = "$B \"$@\" & p=$!\nkill -STOP $p\nwait $p\n"
 	const exits0 = "$B \"$@\" & p=$!\nsleep 1\nkill -KILL $p\nexit 0\n"
 	const garbageOut = "echo 'garbage, not a document'\nexec $B \"$@\"\n"
-	// one generation of 4 s: a fault 1 s after the start falls inside it
-	paired := []string{"-n", "2000", "--time", "4", "--launches", "1"}
+	// generations of 4 s (12, the fewest a verdict may come from): a fault
+	// 1 s after the start falls inside the first
+	paired := []string{"-n", "2000", "--time", "48", "--launches", "12"}
 	// launches of several seconds, so that a fault after 1 s falls inside
 	// one; a stopped launch is bounded by 2 x --stall-timeout + 10 s + its
 	// extractions at 20 us (plan.h): a short one, stopped at once
-	launches := []string{"-n", "20000000", "--interleave", "launches", "--launches", "2"}
-	short := []string{"-n", "200000", "--interleave", "launches", "--launches", "2"}
+	launches := []string{"-n", "20000000", "--interleave", "launches", "--launches", "12"}
+	short := []string{"-n", "200000", "--interleave", "launches", "--launches", "12"}
 	cases := []struct {
 		name, exe string
 		mode      []string
