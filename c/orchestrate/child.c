@@ -401,7 +401,8 @@ static void drop_help_hint(char *s)
 	size_t n = strlen(s);
 	char *open;
 
-	if (n < 7 || strcmp(s + n - 7, "--help)") != 0 || (open = strrchr(s, '(')) == NULL || open == s ||
+	/* a message that is only the hint keeps it: an empty reason says nothing */
+	if (n < 7 || strcmp(s + n - 7, "--help)") != 0 || (open = strrchr(s, '(')) == NULL || open < s + 2 ||
 	    open[-1] != ' ' || strncmp(open, "(see ", 5) != 0)
 		return;
 	open[-1] = '\0';

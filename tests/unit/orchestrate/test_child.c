@@ -250,6 +250,10 @@ static void test_bad_input_message_without_its_hint(void **state)
 		child_classify(EXIT_CHILD_BAD_INPUT, 0, "bench: -p 9: too many (see the limit)\n", why, sizeof(why)),
 		CHILD_BAD_INPUT);
 	assert_string_equal(why, "-p 9: too many (see the limit)");
+	/* only a hint (found by fuzz_childerr): kept, never an empty reason */
+	assert_int_equal(child_classify(EXIT_CHILD_BAD_INPUT, 0, "bench: x\n (see bench --help)\n", why, sizeof(why)),
+			 CHILD_BAD_INPUT);
+	assert_string_equal(why, " (see bench --help)");
 }
 
 static void test_crash_by_signal(void **state)
