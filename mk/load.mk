@@ -4,7 +4,7 @@
 # about 5) at the same priority, runs the tests, and kills the loops for
 # sure at the end, on failure and on interrupt too.
 #
-#   make test-under-load   part of make test (2 to 3 minutes)
+#   make test-under-load   run by .ci/run after make test (2 to 3 minutes)
 #
 # What runs, and why those: the tests that read a clock or judge a
 # measurement, where load can change a result (the others check exit codes,
@@ -27,7 +27,8 @@ LOAD_LOOPS ?= 4
 UNDER_LOAD_TESTS ?= Against|PairedCoordinator|Signals|CompareTable|Stall|Rate|Sweep|LowRateAsync|Poisson|Oversubscription|PinnedCallerAndFloors|LaunchesAreFresh
 
 .PHONY: test-under-load test-under-load-run
-TEST_EXTRA += test-under-load
+# Not in TEST_EXTRA: make test already takes most of its 10 minutes, so
+# .ci/run runs this after it, as a step of its own.
 
 test-under-load: $(EXES) ## the timing-adjacent tests with LOAD_LOOPS busy loops beside them
 	@LOAD_LOOPS='$(LOAD_LOOPS)' sh scripts/under_load.sh $(MAKE) --no-print-directory test-under-load-run
