@@ -40,8 +40,9 @@ const sdkModule = "github.com/falcosecurity/plugin-sdk-go"
 // Plugin is one instance of the mock extractor.
 type Plugin struct {
 	plugins.BasePlugin
-	cfg   mock.Config
-	calls uint64
+	cfg     mock.Config
+	calls   uint64
+	counter *callCounter // "count_calls": the plugin_extract_fields calls served
 }
 
 // Info describes the plugin to the SDK.
@@ -66,6 +67,9 @@ func (p *Plugin) Init(config string) error {
 		return err
 	}
 	p.cfg = cfg
+	if cfg.CountCalls {
+		p.counter = newCallCounter()
+	}
 	extract.SetAsync(cfg.Async)
 	return nil
 }
@@ -84,6 +88,17 @@ var fieldList = func() []sdk.FieldEntry {
 	}
 	return f
 }()
+
+// ExtractRequests is the SDK's request pool, seen through the call counter
+// when the configuration asks for one (hostcalls.go). No pool yet is nil,
+// so that the SDK's plugin_init makes one.
+func (p *Plugin) ExtractRequests() sdk.ExtractRequestPool {
+	inner := p.BasePlugin.ExtractRequests()
+	if p.counter == nil || inner == nil {
+		return inner
+	}
+	return p.counter.pool(inner)
+}
 
 // Fields declares the extractable fields; see mock.FieldName.
 func (p *Plugin) Fields() []sdk.FieldEntry {
@@ -131,6 +146,12 @@ func (p *Plugin) Extract(req sdk.ExtractRequest, evt sdk.EventReader) error {
 		req.SetValue(v)
 	case mock.FieldGoAllocs:
 		req.SetValue(goAllocs())
+	case mock.FieldHostCalls:
+		v := ^uint64(0) // not counted
+		if p.counter != nil {
+			v = p.counter.calls
+		}
+		req.SetValue(v)
 	default:
 		return fmt.Errorf("cgocost mock: unknown field id %d", id)
 	}

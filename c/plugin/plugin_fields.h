@@ -24,9 +24,13 @@ enum mock_field {
  * event: the numbers of enum work): the SDK keys result buffers by field
  * id, so K fields in one call need K distinct ids. This is the one place
  * the C side numbers them. */
-#define MOCK_MAX_LANES	256
-#define MOCK_NUM_KINDS	WORK_COUNT
-#define MOCK_NUM_FIELDS (FIELD_WORK_BASE + MOCK_NUM_KINDS * MOCK_MAX_LANES)
+#define MOCK_MAX_LANES	 256
+#define MOCK_NUM_KINDS	 WORK_COUNT
+/* After the work fields, last so that no other id moved: mock.hostcalls,
+ * the plugin_extract_fields calls the instance served (counted only with
+ * the mock's "count_calls" key; all ones otherwise). */
+#define FIELD_HOST_CALLS (FIELD_WORK_BASE + MOCK_NUM_KINDS * MOCK_MAX_LANES)
+#define MOCK_NUM_FIELDS	 (FIELD_HOST_CALLS + 1)
 
 static inline uint32_t mock_work_field(enum work kind, uint32_t lane)
 {
@@ -36,7 +40,7 @@ static inline uint32_t mock_work_field(enum work kind, uint32_t lane)
 /* The kind of a work field id; -1 for a probe field or an unknown id. */
 static inline int mock_field_kind(uint32_t id)
 {
-	return id >= FIELD_WORK_BASE && id < MOCK_NUM_FIELDS ? (int)((id - FIELD_WORK_BASE) % MOCK_NUM_KINDS) : -1;
+	return id >= FIELD_WORK_BASE && id < FIELD_HOST_CALLS ? (int)((id - FIELD_WORK_BASE) % MOCK_NUM_KINDS) : -1;
 }
 
 /* The declared name of a field id ("mock.tid", "mock.u64.3"); 0 or -1. */

@@ -50,8 +50,14 @@ const (
 	NumKinds
 )
 
+// FieldHostCalls comes after the work fields: the probe field that says how
+// many plugin_extract_fields calls this instance served (counted only with
+// the "count_calls" configuration key; all ones otherwise). It is last so
+// that no other field's identifier moved when it was added.
+const FieldHostCalls = FieldWorkBase + NumKinds*MaxLanes
+
 // NumFields is the number of declared fields.
-const NumFields = FieldWorkBase + NumKinds*MaxLanes
+const NumFields = FieldHostCalls + 1
 
 var probeNames = [FieldWorkBase]string{
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
@@ -64,7 +70,7 @@ func WorkField(kind, lane int) int { return FieldWorkBase + NumKinds*lane + kind
 
 // SplitWorkField returns the work kind and lane of a work field identifier.
 func SplitWorkField(id int) (kind, lane int, ok bool) {
-	if id < FieldWorkBase || id >= NumFields {
+	if id < FieldWorkBase || id >= FieldHostCalls {
 		return 0, 0, false
 	}
 	return (id - FieldWorkBase) % NumKinds, (id - FieldWorkBase) / NumKinds, true
@@ -75,6 +81,9 @@ func SplitWorkField(id int) (kind, lane int, ok bool) {
 func FieldName(id int) string {
 	if id >= 0 && id < FieldWorkBase {
 		return probeNames[id]
+	}
+	if id == FieldHostCalls {
+		return "mock.hostcalls"
 	}
 	kind, lane, ok := SplitWorkField(id)
 	if !ok {
@@ -115,6 +124,11 @@ type Config struct {
 	// the Go heap, so that this runtime's GC runs: the "busy" library of
 	// cgocost's interference measurement (docs/plugins.md).
 	AllocBytes int64 `json:"alloc_bytes"`
+	// CountCalls makes the instance count the plugin_extract_fields calls
+	// it serves (mock.hostcalls), so that a test can tell K calls of one
+	// field from one call of K fields. Off by default: the count costs a
+	// few nanoseconds per field (see plugin-mock/hostcalls.go).
+	CountCalls bool `json:"count_calls"`
 }
 
 // maxAllocBytes bounds AllocBytes: a gigabyte per extraction is absurd.

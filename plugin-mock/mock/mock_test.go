@@ -123,6 +123,12 @@ func TestFieldLayout(t *testing.T) {
 	if _, _, ok := SplitWorkField(NumFields); ok {
 		t.Error("an identifier past the list split as a work field")
 	}
+	if _, _, ok := SplitWorkField(FieldHostCalls); ok || FieldName(FieldHostCalls) != "mock.hostcalls" {
+		t.Error("mock.hostcalls split as a work field, or misnamed")
+	}
+	if c, err := ParseConfig(`{"count_calls":true}`); err != nil || !c.CountCalls {
+		t.Errorf("count_calls: %v %v", c, err)
+	}
 	if FieldType(WorkField(KindStr, 3)) != "string" || FieldType(WorkField(KindU64, 3)) != "uint64" {
 		t.Error("wrong field types")
 	}
