@@ -100,6 +100,10 @@ const struct optdef options_table[] = {
 	 .help = "measure this plugin library (dlopen RTLD_NOW|RTLD_LOCAL)\ninstead of the built-in one; repeat it for several, each\nwith its own -p callers; every launch runs in a child"},
 	{.name = "field", .arg = "<name[arg]>", .group = GROUP_PLUGINS, .type = T_LIST, .off = AT(field_specs), COUNT(nfield_specs), .max = OPT_MAX_FIELD_SPECS, .json = "field", .json_opt = 1, .child = 1,
 	 .help = "a field to extract, as the plugin declares it; repeat\nit for several per call (default: cgocost's --work fields)"},
+	{.name = "per-event", .arg = "<K>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(per_event), SETS(per_event_set), .max = OPT_MAX_FIELDS, .json = "per_event", .json_opt = 1, .child = 1,
+	 .help = "the host's view: each event extracts K fields (1 to 256),\nas --host-calls says; -n counts events, and ns per event\nand per field are reported. The fields: the mock's lanes\nof --work, the K --field given, or the first K a foreign\nplugin declares that take no argument"},
+	{.name = "host-calls", .arg = "<h>", .group = GROUP_PLUGINS, .type = T_HOSTCALLS, .off = AT(host_calls), SETS(host_calls_set), .json = "host_calls", .json_opt = 1, .child = 1,
+	 .help = "with --per-event: per-field (the default; K calls of one\nfield each, as libsinsp's filter check makes them) or\nbatched (one call of K fields)"},
 	{.name = "events", .arg = "<file>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(events), .json = "events", .json_opt = 1, .child = 1,
 	 .help = "one payload a line, each a plugin event (type 322),\nfed round robin"},
 	{.name = "payload-size", .arg = "<B>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(payload_size), SETS(payload_size_set), .max = OPT_MAX_PAYLOAD, .json = "payload_size", .json_opt = 1, .child = 1,
@@ -137,6 +141,11 @@ void options_defaults(struct options *o)
 	o->seed = 1;
 	o->stall_timeout_s = 20;
 	o->payload_size = OPT_DEFAULT_PAYLOAD;
+}
+
+const char *host_calls_name(enum host_calls h)
+{
+	return h == HOST_CALLS_BATCHED ? "batched" : "per-field";
 }
 
 int options_latency(const struct options *o)
@@ -209,6 +218,13 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 			return 0;
 		}
 		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
+		return -1;
+	case T_HOSTCALLS:
+		if ((w = word_of(arg, "per-field", "batched")) >= 0) {
+			*(enum host_calls *)option_field(o, d) = w == 1 ? HOST_CALLS_BATCHED : HOST_CALLS_PER_FIELD;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of per-field, batched", name, arg);
 		return -1;
 	default: /* T_ARRIVAL */
 		if ((w = word_of(arg, "even", "poisson")) >= 0) {
