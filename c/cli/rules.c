@@ -188,6 +188,11 @@ static int check_per_event(struct options *o, char *err, size_t errlen)
 			 o->per_event, o->fields);
 		return -1;
 	}
+	if (o->host_calls == HOST_CALLS_BOTH && (o->compare || o->against)) {
+		snprintf(err, errlen, "--host-calls both runs its own cells: not with %s",
+			 o->compare ? "--compare" : "--against");
+		return -1;
+	}
 	if (o->nfield_specs && (uint32_t)o->nfield_specs != o->per_event) {
 		snprintf(err, errlen, "--per-event %u with %d --field: name K fields, or none (the first K declared)",
 			 o->per_event, o->nfield_specs);
@@ -199,8 +204,8 @@ static int check_per_event(struct options *o, char *err, size_t errlen)
 
 const char *options_unpairable(const struct options *o)
 {
-	if (!o->compare && !o->against)
-		return "paired blocks compare cells: they need --compare or --against";
+	if (!o->compare && !o->against && !(o->per_event && o->host_calls == HOST_CALLS_BOTH))
+		return "paired blocks compare cells: they need --compare, --against or --host-calls both";
 	if (o->baseline || o->save_baseline)
 		return "a baseline is from another time and cannot be paired: it is judged launch by launch";
 	if (o->anatomy || o->nallocators || o->interference || o->lifecycle)
@@ -254,7 +259,7 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
-			o->interference;
+			o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
 
 	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0 ||
 	    check_per_event(o, err, errlen) != 0)

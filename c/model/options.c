@@ -103,7 +103,7 @@ const struct optdef options_table[] = {
 	{.name = "per-event", .arg = "<K>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(per_event), SETS(per_event_set), .max = OPT_MAX_FIELDS, .json = "per_event", .json_opt = 1, .child = 1,
 	 .help = "the host's view: each event extracts K fields (1 to 256),\nas --host-calls says; -n counts events, and ns per event\nand per field are reported. The fields: the mock's lanes\nof --work, the K --field given, or the first K a foreign\nplugin declares that take no argument"},
 	{.name = "host-calls", .arg = "<h>", .group = GROUP_PLUGINS, .type = T_HOSTCALLS, .off = AT(host_calls), SETS(host_calls_set), .json = "host_calls", .json_opt = 1, .child = 1,
-	 .help = "with --per-event: per-field (the default; K calls of one\nfield each, as libsinsp's filter check makes them) or\nbatched (one call of K fields)"},
+	 .help = "with --per-event: per-field (the default; K calls of one\nfield each, as libsinsp's filter check makes them),\nbatched (one call of K fields), or both: per-field and\nbatched, sync and async (and the C plugin), in paired\nblocks, with batched/per-field per mode (--time)"},
 	{.name = "events", .arg = "<file>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(events), .json = "events", .json_opt = 1, .child = 1,
 	 .help = "one payload a line, each a plugin event (type 322),\nfed round robin"},
 	{.name = "payload-size", .arg = "<B>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(payload_size), SETS(payload_size_set), .max = OPT_MAX_PAYLOAD, .json = "payload_size", .json_opt = 1, .child = 1,
@@ -145,7 +145,7 @@ void options_defaults(struct options *o)
 
 const char *host_calls_name(enum host_calls h)
 {
-	return h == HOST_CALLS_BATCHED ? "batched" : "per-field";
+	return h == HOST_CALLS_BOTH ? "both" : h == HOST_CALLS_BATCHED ? "batched" : "per-field";
 }
 
 int options_latency(const struct options *o)
@@ -220,11 +220,13 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
 		return -1;
 	case T_HOSTCALLS:
-		if ((w = word_of(arg, "per-field", "batched")) >= 0) {
-			*(enum host_calls *)option_field(o, d) = w == 1 ? HOST_CALLS_BATCHED : HOST_CALLS_PER_FIELD;
+		if ((w = word_of(arg, "per-field", "batched")) >= 0 || strcmp(arg, "both") == 0) {
+			*(enum host_calls *)option_field(o, d) = w == 1	  ? HOST_CALLS_BATCHED
+								 : w == 0 ? HOST_CALLS_PER_FIELD
+									  : HOST_CALLS_BOTH;
 			return 0;
 		}
-		snprintf(err, errlen, "%s: '%s' is not one of per-field, batched", name, arg);
+		snprintf(err, errlen, "%s: '%s' is not one of per-field, batched, both", name, arg);
 		return -1;
 	default: /* T_ARRIVAL */
 		if ((w = word_of(arg, "even", "poisson")) >= 0) {

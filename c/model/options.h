@@ -56,7 +56,7 @@ enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
 enum interleave { INTERLEAVE_AUTO = 0, INTERLEAVE_PAIRS, INTERLEAVE_LAUNCHES };
 /* --host-calls: how an event's --per-event K fields reach the plugin */
-enum host_calls { HOST_CALLS_PER_FIELD = 0, HOST_CALLS_BATCHED };
+enum host_calls { HOST_CALLS_PER_FIELD = 0, HOST_CALLS_BATCHED, HOST_CALLS_BOTH };
 
 struct options {
 	uint64_t n;	  /* -n: timed extraction requests per plugin */
@@ -228,7 +228,7 @@ void option_name(const struct optdef *d, char *buf, size_t len);
 int option_set_choice(const struct optdef *d, struct options *o, const char *name, const char *arg, char *err,
 		      size_t errlen);
 
-/* "per-field" or "batched". */
+/* "per-field", "batched" or "both". */
 const char *host_calls_name(enum host_calls h);
 
 /* The options ask for an open-loop latency run (--rate or --gap-us). */

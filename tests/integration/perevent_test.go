@@ -227,7 +227,8 @@ func TestPerEventBadInput(t *testing.T) {
 		{[]string{"--per-event", "257"}, "--per-event: '257' is too large (at most 256)"},
 		{[]string{"--per-event", "x"}, "--per-event"},
 		{[]string{"--host-calls", "batched"}, "--host-calls applies to --per-event K"},
-		{[]string{"--per-event", "4", "--host-calls", "both"}, "'both' is not one of per-field, batched"},
+		{[]string{"--per-event", "4", "--host-calls", "all"}, "'all' is not one of per-field, batched, both"},
+		{[]string{"--per-event", "4", "--host-calls", "both", "--compare"}, "--host-calls both runs its own cells: not with --compare"},
 		{[]string{"--per-event", "4", "--fields", "2"}, "not with --fields 2"},
 		{[]string{"--per-event", "4", "--scenario", "lifecycle"}, "not with --scenario lifecycle"},
 		{[]string{"--per-event", "4", "--rate", "100"}, "not with --rate"},
@@ -241,4 +242,85 @@ func TestPerEventBadInput(t *testing.T) {
 	cmock := filepath.Join(dir, "libcmock.so")
 	args := []string{"--plugin", cmock, "-n", "1000", "--per-event", "3", "--field", "mock.u64.0"}
 	oneLine(t, run(t, filepath.Join(dir, "bench-host"), nil, args...), 2, "--per-event 3 with 1 --field", args)
+}
+
+type pairedPerEventDoc struct {
+	Cells []struct {
+		Name     string `json:"name"`
+		Launches []struct {
+			PerEvent *struct {
+				HostCalls     string   `json:"host_calls"`
+				CallsPerEvent *float64 `json:"calls_per_event"`
+			} `json:"per_event"`
+		} `json:"launches"`
+	} `json:"cells"`
+	Paired struct {
+		Cells []struct {
+			Name string `json:"name"`
+		} `json:"cells"`
+		Ratios []struct {
+			Name        string `json:"name"`
+			Numerator   int    `json:"numerator"`
+			Denominator int    `json:"denominator"`
+		} `json:"ratios"`
+	} `json:"paired"`
+}
+
+// --host-calls both: per-field and batched, sync and async and the C
+// plugin, in paired blocks, with batched/per-field of each pair.
+func TestPerEventBothPaired(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "--per-event", "2", "--host-calls", "both", "--time", "1",
+		"--warmup", "100", "--lead-in-us", "100", "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var d pairedPerEventDoc
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatalf("%v\n%s", err, r.stdout)
+	}
+	want := []string{
+		"lib=archive/mode=sync/work=noop/fields=2/p=1/host-calls=per-field",
+		"lib=archive/mode=sync/work=noop/fields=2/p=1/host-calls=batched",
+		"lib=archive/mode=async/work=noop/fields=2/p=1/host-calls=per-field",
+		"lib=archive/mode=async/work=noop/fields=2/p=1/host-calls=batched",
+		"lib=libcmock/mode=sync/work=noop/fields=2/p=1/host-calls=per-field",
+		"lib=libcmock/mode=sync/work=noop/fields=2/p=1/host-calls=batched",
+	}
+	if len(d.Paired.Cells) != len(want) || len(d.Cells) != len(want) {
+		t.Fatalf("%d paired cells, %d cells, want %d:\n%s", len(d.Paired.Cells), len(d.Cells), len(want), r.stdout)
+	}
+	for i, w := range want {
+		if d.Paired.Cells[i].Name != w || d.Cells[i].Name != w {
+			t.Errorf("cell %d: %q / %q, want %q", i, d.Paired.Cells[i].Name, d.Cells[i].Name, w)
+		}
+	}
+	// the C plugin counts: 2 calls an event per-field, 1 batched
+	for i, calls := range map[int]float64{4: 2, 5: 1} {
+		for _, l := range d.Cells[i].Launches {
+			if l.PerEvent == nil || l.PerEvent.CallsPerEvent == nil || *l.PerEvent.CallsPerEvent != calls {
+				t.Errorf("%s: calls per event not counted as %v: %+v", d.Cells[i].Name, calls, l.PerEvent)
+			}
+		}
+	}
+	ratios := map[string][2]int{}
+	for _, x := range d.Paired.Ratios {
+		ratios[x.Name] = [2]int{x.Numerator, x.Denominator}
+	}
+	for name, cells := range map[string][2]int{
+		"batched/per-field bench sync wall":      {1, 0},
+		"batched/per-field bench async wall":     {3, 2},
+		"batched/per-field bench-host sync wall": {5, 4},
+	} {
+		got, ok := ratios[name]
+		if !ok || got != cells {
+			t.Errorf("ratio %q: cells %v, want %s over %s (ratios %v)", name, got, want[cells[0]], want[cells[1]], ratios)
+		}
+	}
+	r = run(t, filepath.Join(dir, "bench"), nil, "--per-event", "2", "--host-calls", "both", "--time", "1",
+		"--warmup", "100", "--lead-in-us", "100", "--plugin-config", `{"count_calls":true}`)
+	// a raw configuration reaches the async cells too, and says sync
+	if r.code != 3 {
+		t.Errorf("--plugin-config with both modes: exit %d, want 3: %s", r.code, r.stderr)
+	}
 }
