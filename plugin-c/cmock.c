@@ -208,6 +208,23 @@ static void extra_work(struct cmock *m)
 	}
 }
 
+/* mock.json: the payload decoded with jansson, its "key" read (0 when the
+ * document is not one: the value is then wrong, and the driver says so). */
+static uint64_t json_key(const ss_plugin_event_input *evt)
+{
+	const unsigned char *e = (const unsigned char *)evt->evt;
+	uint32_t len;
+	json_t *doc, *key;
+	uint64_t v = 0;
+
+	memcpy(&len, e + sizeof(ss_plugin_event) + sizeof(uint32_t), sizeof(len));
+	doc = json_loadb((const char *)e + sizeof(ss_plugin_event) + 3 * sizeof(uint32_t), len, 0, NULL);
+	if ((key = json_object_get(doc, "key")) != NULL && json_is_integer(key))
+		v = (uint64_t)json_integer_value(key);
+	json_decref(doc);
+	return v;
+}
+
 /* One work field; like the Go mock, bare touches neither the event nor a
  * result, every other kind reads the event number. */
 static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, const ss_plugin_event_input *evt)
@@ -232,6 +249,11 @@ static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, c
 		break;
 	case WORK_U64:
 		m->u64[i] = mock_u64_value(evtnum, lane);
+		f->res.u64 = &m->u64[i];
+		f->res_len = 1;
+		break;
+	case WORK_JSON:
+		m->u64[i] = mock_json_value(evtnum, lane, json_key(evt));
 		f->res.u64 = &m->u64[i];
 		f->res_len = 1;
 		break;

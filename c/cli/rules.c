@@ -12,15 +12,15 @@
  * with it. */
 static int plugin_options_check(const struct options *o, char *err, size_t errlen)
 {
-	const char *needs = o->nfield_specs	  ? "--field"
-			    : o->events		  ? "--events"
-			    : o->plugin_id_set	  ? "--plugin-id"
-			    : o->payload_size_set ? "--payload-size"
-			    : o->idle		  ? "--idle"
-			    : o->busy		  ? "--busy"
-			    : o->repeat_load	  ? "--repeat-load"
-			    : o->interference	  ? "--interference"
-						  : NULL;
+	const char *needs = o->nfield_specs				  ? "--field"
+			    : o->events					  ? "--events"
+			    : o->plugin_id_set				  ? "--plugin-id"
+			    : o->payload_size_set && o->work != WORK_JSON ? "--payload-size"
+			    : o->idle					  ? "--idle"
+			    : o->busy					  ? "--busy"
+			    : o->repeat_load				  ? "--repeat-load"
+			    : o->interference				  ? "--interference"
+									  : NULL;
 
 	if (o->nlibs == 0 && needs) {
 		snprintf(err, errlen, "%s applies to a plugin library: name one with --plugin PATH", needs);

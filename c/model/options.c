@@ -25,7 +25,7 @@ const struct optdef options_table[] = {
 	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), SETS(batches_set), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
 	 .help = "timed batches the -n requests are split into (default 10);\nnot in a paired run, whose batches are its blocks"},
 	{.name = "work", .arg = "<w>", .group = GROUP_RUN, .type = T_WORK, .off = AT(work), .json = "work", .child = 1,
-	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked)"},
+	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked), json\n(+ the payload, a JSON document of --payload-size bytes,\ndecoded by the plugin: a realistic field)"},
 	{.name = "fields", .arg = "<K>", .group = GROUP_RUN, .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1,
 	 .help = "fields per extraction call (default 1)"},
 	{.name = "warmup", .arg = "<N>", .group = GROUP_RUN, .type = T_U64, .off = AT(warmup), SETS(warmup_set), .max = OPT_MAX_WARMUP, .json = "warmup", .child = 1,
@@ -107,7 +107,7 @@ const struct optdef options_table[] = {
 	{.name = "events", .arg = "<file>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(events), .json = "events", .json_opt = 1, .child = 1,
 	 .help = "one payload a line, each a plugin event (type 322),\nfed round robin"},
 	{.name = "payload-size", .arg = "<B>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(payload_size), SETS(payload_size_set), .max = OPT_MAX_PAYLOAD, .json = "payload_size", .json_opt = 1, .child = 1,
-	 .help = "bytes of the synthetic payload without --events\n(default 64)"},
+	 .help = "bytes of the synthetic payload without --events\n(default 64); with --work json, of the JSON document\n(at least 410), also without --plugin"},
 	{.name = "plugin-id", .arg = "<id>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(plugin_id), SETS(plugin_id_set), .max = UINT32_MAX, .child = 1,
 	 .help = "the plugin id in the events (default: plugin_get_id)"},
 	{.name = "idle", .arg = "<path>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(idle), .json = "idle", .json_opt = 1, .child = 1,
@@ -190,7 +190,7 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 	case T_WORK:
 		if (work_parse(arg, (enum work *)option_field(o, d)) == 0)
 			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str", name, arg);
+		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str, json", name, arg);
 		return -1;
 	case T_FORMAT:
 		for (int i = 0; i < 3; i++)

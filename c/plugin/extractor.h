@@ -121,6 +121,12 @@ static inline int extractor_check(const struct extractor *x, uint64_t evtnum)
 			if (x->fields[i].res_len != 1 || x->fields[i].res.u64[0] != mock_u64_value(evtnum, i))
 				return EXTRACT_WRONG_VALUE;
 		break;
+	case WORK_JSON:
+		for (i = 0; i < x->nfields; i++)
+			if (x->fields[i].res_len != 1 ||
+			    x->fields[i].res.u64[0] != mock_json_value(evtnum, i, MOCK_JSON_KEY))
+				return EXTRACT_WRONG_VALUE;
+		break;
 	case WORK_STR:
 		for (i = 0; i < x->nfields; i++)
 			if (x->fields[i].res_len != 1 || x->fields[i].res.str[0] == NULL ||

@@ -190,8 +190,9 @@ static int lib_check(struct lib_run *r, const struct options *o, char *err, size
 	if (fields_choose(r, o, err, errlen) != 0 || evtsrc_choose(r, err, errlen) != 0)
 		return -1;
 	r->plugin_id = o->plugin_id_set ? o->plugin_id : r->lib.syms.get_id ? r->lib.syms.get_id() : 0;
-	if (o->events ? event_set_load(&r->events, o->events, r->plugin_id, err, errlen)
-		      : event_set_synthetic(&r->events, o->payload_size, r->plugin_id, err, errlen))
+	if (o->events		   ? event_set_load(&r->events, o->events, r->plugin_id, err, errlen)
+	    : o->work == WORK_JSON ? event_set_json(&r->events, o->payload_size, r->plugin_id, err, errlen)
+				   : event_set_synthetic(&r->events, o->payload_size, r->plugin_id, err, errlen))
 		return -1;
 	r->pc = (struct plugin_config){ .lib = &r->lib,
 					.async = o->async,

@@ -52,6 +52,14 @@ static inline uint64_t mock_u64_value(uint64_t evtnum, uint64_t lane)
 	return evtnum * UINT64_C(0x9E3779B97F4A7C15) + lane;
 }
 
+/* The "key" of the synthetic JSON document (--work json), and what
+ * mock.json.<lane> returns once it decoded it (mock.JSONValue). */
+#define MOCK_JSON_KEY UINT64_C(0x5eedc0de)
+static inline uint64_t mock_json_value(uint64_t evtnum, uint64_t lane, uint64_t key)
+{
+	return mock_u64_value(evtnum, lane) ^ key;
+}
+
 /* What mock.str.<lane> returns (mock.StrValue): "cgocost-<hex digit>". */
 const char *mock_str_value(uint64_t evtnum, uint64_t lane);
 

@@ -47,6 +47,7 @@ const (
 	KindStr
 	KindBare
 	KindEvent
+	KindJSON
 	NumKinds
 )
 
@@ -63,7 +64,7 @@ var probeNames = [FieldWorkBase]string{
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
 }
 
-var kindNames = [NumKinds]string{"noop", "u64", "str", "bare", "event"}
+var kindNames = [NumKinds]string{"noop", "u64", "str", "bare", "event", "json"}
 
 // WorkField is the field identifier of a work kind in a lane.
 func WorkField(kind, lane int) int { return FieldWorkBase + NumKinds*lane + kind }
@@ -107,6 +108,7 @@ const (
 	WorkStr   = "str"
 	WorkBare  = "bare"
 	WorkEvent = "event"
+	WorkJSON  = "json"
 )
 
 // Config is the plugin's init configuration.
@@ -161,9 +163,9 @@ func ParseConfig(s string) (Config, error) {
 	switch c.Work {
 	case "":
 		c.Work = WorkNoop
-	case WorkNoop, WorkU64, WorkStr, WorkBare, WorkEvent:
+	case WorkNoop, WorkU64, WorkStr, WorkBare, WorkEvent, WorkJSON:
 	default:
-		return Config{}, fmt.Errorf("cgocost mock: unknown work %q (want noop, u64, str, bare or event)", c.Work)
+		return Config{}, fmt.Errorf("cgocost mock: unknown work %q (want noop, u64, str, bare, event or json)", c.Work)
 	}
 	if c.ExtraNs < 0 || c.ExtraNs > maxExtraNs {
 		return Config{}, fmt.Errorf("cgocost mock: extra_ns %d out of range [0, %d]", c.ExtraNs, maxExtraNs)
@@ -182,6 +184,44 @@ const u64Mul = 0x9E3779B97F4A7C15
 // driver computes the same expression to check every value.
 func U64Value(evtnum, lane uint64) uint64 {
 	return evtnum*u64Mul + lane
+}
+
+// AuditEvent is what mock.json decodes from the event's payload: a JSON
+// document shaped like a Kubernetes audit event, as the audit-log plugins
+// read theirs (c/plugin/event.c writes it). Key is what the value depends on.
+type AuditEvent struct {
+	Kind       string `json:"kind"`
+	APIVersion string `json:"apiVersion"`
+	Level      string `json:"level"`
+	AuditID    string `json:"auditID"`
+	Stage      string `json:"stage"`
+	Verb       string `json:"verb"`
+	RequestURI string `json:"requestURI"`
+	User       struct {
+		Username string   `json:"username"`
+		Groups   []string `json:"groups"`
+	} `json:"user"`
+	ObjectRef struct {
+		Resource  string `json:"resource"`
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"objectRef"`
+	Key uint64 `json:"key"`
+	Pad string `json:"pad"`
+}
+
+// JSONValue is what mock.json.<lane> returns for an event number once it
+// decoded a document's key (the C driver's mock_json_value).
+func JSONValue(evtnum, lane, key uint64) uint64 {
+	return U64Value(evtnum, lane) ^ key
+}
+
+// DecodeAudit decodes payload with encoding/json: the realistic work of a
+// mock.json field (it allocates, as such a field does).
+func DecodeAudit(payload []byte) (AuditEvent, error) {
+	var a AuditEvent
+	err := json.Unmarshal(payload, &a)
+	return a, err
 }
 
 // strValues are the strings mock.str returns; precomputed so that the

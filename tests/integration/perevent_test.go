@@ -324,3 +324,58 @@ func TestPerEventBothPaired(t *testing.T) {
 		t.Errorf("--plugin-config with both modes: exit %d, want 3: %s", r.code, r.stderr)
 	}
 }
+
+// --work json: the field decodes the payload (a JSON document of
+// --payload-size bytes) and returns a value that depends on the event and
+// the document's key, checked by the driver, in every library and mode.
+func TestJSONFieldVerified(t *testing.T) {
+	dir := buildDir(t)
+	bench, host, cmock := filepath.Join(dir, "bench"), filepath.Join(dir, "bench-host"), filepath.Join(dir, "libcmock.so")
+	for _, size := range []string{"256", "2048"} {
+		for _, c := range []struct {
+			exe  string
+			args []string
+		}{
+			{bench, nil},
+			{bench, []string{"-a"}},
+			{filepath.Join(dir, "bench-shared"), nil},
+			{host, []string{"--plugin", cmock}},
+			{bench, []string{"--per-event", "3", "--host-calls", "per-field"}},
+			{host, []string{"--plugin", cmock, "--per-event", "3", "--host-calls", "batched"}},
+		} {
+			args := append([]string{"-n", "500", "--warmup", "50", "--work", "json", "--payload-size", size}, c.args...)
+			r := run(t, c.exe, nil, args...)
+			if r.code != 0 {
+				t.Errorf("%s %v: exit %d: %s", filepath.Base(c.exe), args, r.code, r.stderr)
+				continue
+			}
+			seedLines(t, r, 1, "500")
+			if !strings.Contains(r.stdout, "# work: json, ") {
+				t.Errorf("%v: the work line does not say json:\n%s", args, r.stdout)
+			}
+		}
+	}
+	for _, hc := range []struct {
+		name string
+		want float64
+	}{{"per-field", 3}, {"batched", 1}} {
+		d := perEventJSON(t, bench, "--per-event", "3", "--host-calls", hc.name, "--work", "json", "--payload-size", "2048",
+			"--plugin-config", `{"work":"json","count_calls":true}`)
+		checkCounted(t, d, 3, hc.name, hc.want)
+	}
+	for _, c := range []struct {
+		exe  string
+		args []string
+	}{
+		{bench, []string{"--plugin-config", `{"work":"json","corrupt_every":301}`}},
+		{host, []string{"--plugin", cmock, "--plugin-config", `{"corrupt_every":301}`}},
+	} {
+		args := append([]string{"-n", "1000", "-r", "2", "--warmup", "0", "--work", "json", "--payload-size", "512"}, c.args...)
+		r := run(t, c.exe, nil, args...)
+		if r.code != 3 || !strings.Contains(r.stderr, "wrong or missing value") {
+			t.Errorf("%v: exit %d, stderr %q: want 3 and the wrong value named", args, r.code, r.stderr)
+		}
+	}
+	args := []string{"-n", "1000", "--payload-size", "512"}
+	oneLine(t, run(t, bench, nil, args...), 2, "--payload-size applies to a plugin library", args)
+}
