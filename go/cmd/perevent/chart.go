@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -44,6 +45,21 @@ func chart(rows []row) ([]byte, error) {
 	p.Add(plotter.NewGrid())
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.ThumbnailWidth = vg.Points(24)
+	rows, _ = split(rows)
+	// the axes' ranges, padded: a log axis of one value has none
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		for _, v := range r.NsEvent {
+			if v > 0 {
+				xmin, xmax = math.Min(xmin, float64(r.K)), math.Max(xmax, float64(r.K))
+				ymin, ymax = math.Min(ymin, v), math.Max(ymax, v)
+			}
+		}
+	}
+	if math.IsInf(xmin, 1) {
+		return nil, fmt.Errorf("nothing to draw: no per-event cell with a time")
+	}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin/1.25, xmax*1.25, ymin/1.5, ymax*1.5
 	for _, name := range seriesNames {
 		var xy plotter.XYs
 		for _, r := range rows {

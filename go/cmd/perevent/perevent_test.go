@@ -95,3 +95,42 @@ func TestRefusesOtherDocuments(t *testing.T) {
 		t.Error("the median of nothing is a number")
 	}
 }
+
+// A json document (bench --per-event 1 --host-calls both --work json
+// --payload-size 2048) is the realistic field's row, not a K of the sweep.
+func TestJSONRowsAndCrossingShare(t *testing.T) {
+	rows, err := sortRows([]row{readFixture(t, "json2048.json"), readFixture(t, "k4.json"), readFixture(t, "k1.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweep, js := split(rows)
+	if len(sweep) != 2 || len(js) != 1 || js[0].Work != "json" || js[0].Payload != 2048 || js[0].K != 1 {
+		t.Fatalf("sweep %d rows, json %+v", len(sweep), js)
+	}
+	for _, s := range jsonSeries {
+		v := crossingShare(sweep[0], js[0], s.name)
+		if !(v > 0 && v < 1) {
+			t.Errorf("%s: the crossing's share of the json field is %v, want in (0, 1)", s.name, v)
+		}
+	}
+	tab := table(rows)
+	if !strings.Contains(tab, "| json, 2048-byte document |") || strings.Count(tab, "\n| ") != 2+3 {
+		t.Errorf("want the sweep's 2 rows, the json table's header and 2 rows:\n%s", tab)
+	}
+	base := row{K: 1, NsEvent: map[string]float64{"batched sync": 100}}
+	if v := crossingShare(base, row{K: 1, NsEvent: map[string]float64{"batched sync": 400}}, "batched sync"); v != 0.25 {
+		t.Errorf("share %v, want 0.25", v)
+	}
+	if v := crossingShare(base, row{K: 2, NsEvent: map[string]float64{"batched sync": 400}}, "batched sync"); !math.IsNaN(v) {
+		t.Errorf("a json row of K = 2 gave a share: %v", v)
+	}
+	if _, err := chart(rows[:1]); err != nil {
+		t.Errorf("a sweep of one K: %v", err)
+	}
+	if _, err := chart(nil); err == nil {
+		t.Error("an empty chart drawn")
+	}
+	if _, err := sortRows([]row{{K: 1, Work: "json", Payload: 256}, {K: 1, Work: "json", Payload: 256}}); err == nil {
+		t.Error("two json documents of one size accepted")
+	}
+}

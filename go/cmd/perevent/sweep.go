@@ -20,16 +20,19 @@ type ratio struct {
 
 // row is one document of the sweep: one K.
 type row struct {
-	K        int
-	NsEvent  map[string]float64 // by series name: median ns per event over the blocks
-	Saving   map[string]ratio   // "sync", "async", "C": batched/per-field, paired
-	CPU, Day string             // the machine and when (the documents say neither: filled by the caller)
+	K       int
+	Work    string             // --work: a json row is the realistic field, the others the sweep
+	Payload int                // --payload-size: the json document's bytes
+	NsEvent map[string]float64 // by series name: median ns per event over the blocks
+	Saving  map[string]ratio   // "sync", "async", "C": batched/per-field, paired
 }
 
 type document struct {
 	Options struct {
-		PerEvent  int    `json:"per_event"`
-		HostCalls string `json:"host_calls"`
+		PerEvent    int    `json:"per_event"`
+		HostCalls   string `json:"host_calls"`
+		Work        string `json:"work"`
+		PayloadSize int    `json:"payload_size"`
 	} `json:"options"`
 	Paired *struct {
 		Cells []struct {
@@ -102,7 +105,8 @@ func readRow(r io.Reader) (row, error) {
 		return row{}, fmt.Errorf("not a paired run of --per-event K --host-calls both (per_event %d, host_calls %q)",
 			d.Options.PerEvent, d.Options.HostCalls)
 	}
-	out := row{K: d.Options.PerEvent, NsEvent: map[string]float64{}, Saving: map[string]ratio{}}
+	out := row{K: d.Options.PerEvent, Work: d.Options.Work, Payload: d.Options.PayloadSize,
+		NsEvent: map[string]float64{}, Saving: map[string]ratio{}}
 	for _, c := range d.Paired.Cells {
 		if s := seriesOf(c.Name); s != "" {
 			out.NsEvent[s] = median(c.Blocks)
@@ -127,15 +131,96 @@ func readRow(r io.Reader) (row, error) {
 	return out, nil
 }
 
-// sortRows orders the rows by K; two documents of one K are refused.
+// sortRows orders the rows: the sweep by K, then the json rows by payload
+// size; two documents of one K (or one json size) are refused.
 func sortRows(rows []row) ([]row, error) {
-	sort.Slice(rows, func(i, j int) bool { return rows[i].K < rows[j].K })
+	sort.Slice(rows, func(i, j int) bool {
+		a, b := rows[i], rows[j]
+		if (a.Work == "json") != (b.Work == "json") {
+			return b.Work == "json"
+		}
+		if a.Work == "json" {
+			return a.Payload < b.Payload
+		}
+		return a.K < b.K
+	})
 	for i := 1; i < len(rows); i++ {
-		if rows[i].K == rows[i-1].K {
-			return nil, fmt.Errorf("two documents of K = %d", rows[i].K)
+		a, b := rows[i-1], rows[i]
+		if a.Work == "json" && b.Work == "json" && a.Payload == b.Payload {
+			return nil, fmt.Errorf("two json documents of %d bytes", a.Payload)
+		}
+		if a.Work != "json" && b.Work != "json" && a.K == b.K {
+			return nil, fmt.Errorf("two documents of K = %d", a.K)
 		}
 	}
 	return rows, nil
+}
+
+// split returns the K sweep and the json rows.
+func split(rows []row) (sweep, js []row) {
+	for _, r := range rows {
+		if r.Work == "json" {
+			js = append(js, r)
+		} else {
+			sweep = append(sweep, r)
+		}
+	}
+	return sweep, js
+}
+
+// The series a json row is read in: one call of one field (batched at
+// K = 1, the per-field loop's own cost left out).
+var jsonSeries = []struct{ name, label string }{
+	{"batched sync", "Go sync"}, {"batched async", "Go async"}, {"C batched", "C"},
+}
+
+// crossingShare is, for one series, what a field that does nothing but
+// return a value (the sweep's K = 1 row) costs over what the json field
+// costs: the share of the json field's cost that is the crossing. NaN when
+// either is missing.
+func crossingShare(base, js row, series string) float64 {
+	b, j := base.NsEvent[series], js.NsEvent[series]
+	if !(b > 0) || !(j > 0) || js.K != 1 {
+		return math.NaN()
+	}
+	return b / j
+}
+
+// jsonTable is the realistic field at each payload size beside the K = 1
+// row of the sweep.
+func jsonTable(sweep, js []row) string {
+	var base row
+	for _, r := range sweep {
+		if r.K == 1 {
+			base = r
+		}
+	}
+	var b strings.Builder
+	b.WriteString("\n| field, K = 1 |")
+	for _, s := range jsonSeries {
+		fmt.Fprintf(&b, " %s ns | crossing's share |", s.label)
+	}
+	b.WriteString("\n|---" + strings.Repeat("|---|---", len(jsonSeries)) + "|\n")
+	if base.NsEvent != nil {
+		fmt.Fprintf(&b, "| %s (no work) |", base.Work)
+		for _, s := range jsonSeries {
+			fmt.Fprintf(&b, " %s | 100%% |", fmtNs(base.NsEvent[s.name]))
+		}
+		b.WriteString("\n")
+	}
+	for _, r := range js {
+		fmt.Fprintf(&b, "| json, %d-byte document |", r.Payload)
+		for _, s := range jsonSeries {
+			share := "n/a"
+			if v := crossingShare(base, r, s.name); !math.IsNaN(v) {
+				share = fmt.Sprintf("%.1f%%", 100*v)
+			}
+			fmt.Fprintf(&b, " %s | %s |", fmtNs(r.NsEvent[s.name]), share)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\ncrossing's share: the K = 1 field that only returns a value over the json field, same library and mode (medians of separate paired runs).\n")
+	return b.String()
 }
 
 // halvingK is the smallest K whose paired batched/per-field estimate of
@@ -182,9 +267,10 @@ func fmtRatio(r ratio, ok bool) string {
 }
 
 // table is the sweep in Markdown: ns per event of every series, the paired
-// saving per mode, then the reading.
-func table(rows []row) string {
+// saving per mode, then the reading; then the json field, if measured.
+func table(all []row) string {
 	var b strings.Builder
+	rows, js := split(all)
 	b.WriteString("| K | " + strings.Join(seriesNames, " | ") +
 		" | batched/per-field sync | batched/per-field async | batched/per-field C |\n")
 	b.WriteString("|---" + strings.Repeat("|---", len(seriesNames)+3) + "|\n")
@@ -217,6 +303,9 @@ func table(rows []row) string {
 		fmt.Fprintf(&b, "async costs less per event than sync at: %s.\n", strings.Join(w, ", "))
 	} else {
 		b.WriteString("async never costs less per event than sync in this sweep.\n")
+	}
+	if len(js) > 0 {
+		b.WriteString(jsonTable(rows, js))
 	}
 	return b.String()
 }
