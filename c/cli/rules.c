@@ -205,7 +205,7 @@ static int check_per_event(struct options *o, char *err, size_t errlen)
 const char *options_unpairable(const struct options *o)
 {
 	if (!o->compare && !o->against && !(o->per_event && o->host_calls == HOST_CALLS_BOTH))
-		return "paired blocks compare cells: they need --compare, --against or --host-calls both";
+		return "paired blocks compare cells: they need --compare or --against (or --per-event K --host-calls both)";
 	if (o->baseline || o->save_baseline)
 		return "a baseline is from another time and cannot be paired: it is judged launch by launch";
 	if (o->anatomy || o->nallocators || o->interference || o->lifecycle)
