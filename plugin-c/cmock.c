@@ -28,7 +28,8 @@
 enum { C_TID = 0, C_CPU, C_CALLS, C_WORK_BASE };
 #define C_LANES	     MOCK_MAX_LANES
 #define C_HOSTCALLS  (C_WORK_BASE + MOCK_NUM_KINDS * C_LANES)
-#define C_NUM_FIELDS (C_HOSTCALLS + 1)
+#define C_JSON	     (C_HOSTCALLS + 1) /* mock.json.<lane>, as the Go mock lays them out */
+#define C_NUM_FIELDS (C_JSON + C_LANES)
 #define C_MAX_REQ    (C_NUM_FIELDS + 16)
 
 struct cmock {
@@ -102,6 +103,8 @@ __attribute__((constructor)) static void fields_build(void)
 			snprintf(name, sizeof(name), "%s", probe_names[id]);
 		} else if (id == C_HOSTCALLS) {
 			snprintf(name, sizeof(name), "mock.hostcalls");
+		} else if (id >= C_JSON) {
+			snprintf(name, sizeof(name), "mock.json.%d", id - C_JSON);
 		} else {
 			int kind = (id - C_WORK_BASE) % MOCK_NUM_KINDS;
 			snprintf(name, sizeof(name), "mock.%s.%d", work_name((enum work)kind),
@@ -229,8 +232,8 @@ static uint64_t json_key(const ss_plugin_event_input *evt)
  * result, every other kind reads the event number. */
 static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, const ss_plugin_event_input *evt)
 {
-	uint32_t id = f->field_id, kind = (id - C_WORK_BASE) % MOCK_NUM_KINDS,
-		 lane = (id - C_WORK_BASE) / MOCK_NUM_KINDS;
+	uint32_t id = f->field_id, kind = id >= C_JSON ? WORK_JSON : (id - C_WORK_BASE) % MOCK_NUM_KINDS,
+		 lane = id >= C_JSON ? id - C_JSON : (id - C_WORK_BASE) / MOCK_NUM_KINDS;
 	uint64_t evtnum;
 
 	m->work_calls++;

@@ -49,18 +49,11 @@ type callCounter struct {
 	calls uint64
 }
 
-func newCallCounter() *callCounter {
-	return &callCounter{reqs: make(map[int]*countedRequest)}
-}
-
-// pool is the counting pool over the SDK's own (set by the SDK on the
-// plugin, possibly after Init).
-func (c *callCounter) pool(inner sdk.ExtractRequestPool) sdk.ExtractRequestPool {
-	if c.inner != inner {
-		c.inner = inner
-		c.reqs = make(map[int]*countedRequest)
-	}
-	return c
+// newCallCounter counts over inner, the SDK's own pool. The plugin sets it
+// as its pool in Init, which the SDK's plugin_init then keeps: no method
+// on the path of an uncounted extraction changes.
+func newCallCounter(inner sdk.ExtractRequestPool) *callCounter {
+	return &callCounter{inner: inner, reqs: make(map[int]*countedRequest)}
 }
 
 func (c *callCounter) Get(i int) sdk.ExtractRequest {

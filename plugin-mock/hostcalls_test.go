@@ -4,7 +4,7 @@ import "testing"
 
 func TestCallCounterTellsCallsApart(t *testing.T) {
 	const base = uintptr(0x10000)
-	c := newCallCounter()
+	c := newCallCounter(nil)
 	// one call of 4 fields, twice: 2 calls
 	for e := 0; e < 2; e++ {
 		for i := uintptr(0); i < 4; i++ {
@@ -15,7 +15,7 @@ func TestCallCounterTellsCallsApart(t *testing.T) {
 		t.Fatalf("batched: %d calls, want 2", c.calls)
 	}
 	// 4 calls of one field through one struct
-	c = newCallCounter()
+	c = newCallCounter(nil)
 	for i := 0; i < 4; i++ {
 		c.see(base)
 	}

@@ -4,6 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int extractor_check_json(const struct extractor *x, uint64_t evtnum)
+{
+	for (uint32_t i = 0; i < x->nfields; i++)
+		if (x->fields[i].res_len != 1 || x->fields[i].res.u64[0] != mock_json_value(evtnum, i, MOCK_JSON_KEY))
+			return EXTRACT_WRONG_VALUE;
+	return EXTRACT_OK;
+}
+
 int plugin_config_format(const struct plugin_config *c, char *buf, size_t len)
 {
 	int n;

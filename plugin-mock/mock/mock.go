@@ -47,8 +47,11 @@ const (
 	KindStr
 	KindBare
 	KindEvent
-	KindJSON
 	NumKinds
+	// KindJSON is no lane of the work fields: mock.json.<lane> come after
+	// them and mock.hostcalls (FieldJSON), so that the lane layout, and
+	// the code Extract runs for every other field, stayed as they were.
+	KindJSON = NumKinds
 )
 
 // FieldHostCalls comes after the work fields: the probe field that says how
@@ -57,17 +60,33 @@ const (
 // that no other field's identifier moved when it was added.
 const FieldHostCalls = FieldWorkBase + NumKinds*MaxLanes
 
+// FieldJSON is mock.json.0: the realistic field's lanes, last.
+const FieldJSON = FieldHostCalls + 1
+
 // NumFields is the number of declared fields.
-const NumFields = FieldHostCalls + 1
+const NumFields = FieldJSON + MaxLanes
+
+// JSONLane is the lane of a mock.json field identifier.
+func JSONLane(id int) (lane int, ok bool) {
+	if id < FieldJSON || id >= NumFields {
+		return 0, false
+	}
+	return id - FieldJSON, true
+}
 
 var probeNames = [FieldWorkBase]string{
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
 }
 
-var kindNames = [NumKinds]string{"noop", "u64", "str", "bare", "event", "json"}
+var kindNames = [NumKinds + 1]string{"noop", "u64", "str", "bare", "event", "json"}
 
 // WorkField is the field identifier of a work kind in a lane.
-func WorkField(kind, lane int) int { return FieldWorkBase + NumKinds*lane + kind }
+func WorkField(kind, lane int) int {
+	if kind == KindJSON {
+		return FieldJSON + lane
+	}
+	return FieldWorkBase + NumKinds*lane + kind
+}
 
 // SplitWorkField returns the work kind and lane of a work field identifier.
 func SplitWorkField(id int) (kind, lane int, ok bool) {
@@ -85,6 +104,9 @@ func FieldName(id int) string {
 	}
 	if id == FieldHostCalls {
 		return "mock.hostcalls"
+	}
+	if lane, ok := JSONLane(id); ok {
+		return fmt.Sprintf("mock.json.%d", lane)
 	}
 	kind, lane, ok := SplitWorkField(id)
 	if !ok {

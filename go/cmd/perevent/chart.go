@@ -60,6 +60,11 @@ func chart(rows []row) ([]byte, error) {
 		return nil, fmt.Errorf("nothing to draw: no per-event cell with a time")
 	}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xmin/1.25, xmax*1.25, ymin/1.5, ymax*1.5
+	var ticks []plot.Tick // every K swept, labelled
+	for _, r := range rows {
+		ticks = append(ticks, plot.Tick{Value: float64(r.K), Label: fmt.Sprint(r.K)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	for _, name := range seriesNames {
 		var xy plotter.XYs
 		for _, r := range rows {
