@@ -5,7 +5,9 @@
  * It declares the mock's work fields with the same names and values
  * (mock.noop.N, mock.u64.N, mock.str.N; c/plugin/plugin_fields.h is the one
  * definition of the values) and the probe fields that make sense without
- * Go: mock.calls, mock.tid and mock.cpu. It reads the mock's JSON
+ * Go: mock.calls, mock.tid, mock.cpu and, after the work fields,
+ * mock.hostcalls (the plugin_extract_fields calls served, always counted
+ * here: one increment a call). It reads the mock's JSON
  * configuration; it has no async mode, so "async":true fails plugin_init.
  * Two keys exist for tests: corrupt_every (every n-th work value is wrong)
  * and crash_after (abort() after n work extractions). */
@@ -25,12 +27,14 @@
 
 enum { C_TID = 0, C_CPU, C_CALLS, C_WORK_BASE };
 #define C_LANES	     MOCK_MAX_LANES
-#define C_NUM_FIELDS (C_WORK_BASE + MOCK_NUM_KINDS * C_LANES)
+#define C_HOSTCALLS  (C_WORK_BASE + MOCK_NUM_KINDS * C_LANES)
+#define C_JSON	     (C_HOSTCALLS + 1) /* mock.json.<lane>, as the Go mock lays them out */
+#define C_NUM_FIELDS (C_JSON + C_LANES)
 #define C_MAX_REQ    (C_NUM_FIELDS + 16)
 
 struct cmock {
 	char err[256];
-	uint64_t calls;
+	uint64_t calls, host_calls;
 	uint64_t extra_ns, alloc_bytes, corrupt_every, crash_after, work_calls;
 	uint64_t u64[C_MAX_REQ];
 	const char *str[C_MAX_REQ];
@@ -97,6 +101,10 @@ __attribute__((constructor)) static void fields_build(void)
 		int str = 0;
 		if (id < C_WORK_BASE) {
 			snprintf(name, sizeof(name), "%s", probe_names[id]);
+		} else if (id == C_HOSTCALLS) {
+			snprintf(name, sizeof(name), "mock.hostcalls");
+		} else if (id >= C_JSON) {
+			snprintf(name, sizeof(name), "mock.json.%d", id - C_JSON);
 		} else {
 			int kind = (id - C_WORK_BASE) % MOCK_NUM_KINDS;
 			snprintf(name, sizeof(name), "mock.%s.%d", work_name((enum work)kind),
@@ -141,6 +149,8 @@ static int config_read(struct cmock *m, const char *config)
 				json_decref(c);
 				return -1;
 			}
+		} else if (strcmp(key, "count_calls") == 0 && json_is_boolean(v)) {
+			/* mock.hostcalls is always counted here */
 		} else if (strcmp(key, "work") == 0 && json_is_string(v)) {
 			/* every work kind is declared; the request names the fields */
 		} else if (slot && json_is_integer(v) && json_integer_value(v) >= 0) {
@@ -201,12 +211,29 @@ static void extra_work(struct cmock *m)
 	}
 }
 
+/* mock.json: the payload decoded with jansson, its "key" read (0 when the
+ * document is not one: the value is then wrong, and the driver says so). */
+static uint64_t json_key(const ss_plugin_event_input *evt)
+{
+	const unsigned char *e = (const unsigned char *)evt->evt;
+	uint32_t len;
+	json_t *doc, *key;
+	uint64_t v = 0;
+
+	memcpy(&len, e + sizeof(ss_plugin_event) + sizeof(uint32_t), sizeof(len));
+	doc = json_loadb((const char *)e + sizeof(ss_plugin_event) + 3 * sizeof(uint32_t), len, 0, NULL);
+	if ((key = json_object_get(doc, "key")) != NULL && json_is_integer(key))
+		v = (uint64_t)json_integer_value(key);
+	json_decref(doc);
+	return v;
+}
+
 /* One work field; like the Go mock, bare touches neither the event nor a
  * result, every other kind reads the event number. */
 static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, const ss_plugin_event_input *evt)
 {
-	uint32_t id = f->field_id, kind = (id - C_WORK_BASE) % MOCK_NUM_KINDS,
-		 lane = (id - C_WORK_BASE) / MOCK_NUM_KINDS;
+	uint32_t id = f->field_id, kind = id >= C_JSON ? WORK_JSON : (id - C_WORK_BASE) % MOCK_NUM_KINDS,
+		 lane = id >= C_JSON ? id - C_JSON : (id - C_WORK_BASE) / MOCK_NUM_KINDS;
 	uint64_t evtnum;
 
 	m->work_calls++;
@@ -225,6 +252,11 @@ static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, c
 		break;
 	case WORK_U64:
 		m->u64[i] = mock_u64_value(evtnum, lane);
+		f->res.u64 = &m->u64[i];
+		f->res_len = 1;
+		break;
+	case WORK_JSON:
+		m->u64[i] = mock_json_value(evtnum, lane, json_key(evt));
 		f->res.u64 = &m->u64[i];
 		f->res_len = 1;
 		break;
@@ -247,6 +279,7 @@ ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *
 			 C_MAX_REQ);
 		return SS_PLUGIN_FAILURE;
 	}
+	m->host_calls++;
 	for (uint32_t i = 0; i < in->num_fields; i++) {
 		ss_plugin_extract_field *f = &in->fields[i];
 		m->calls++;
@@ -259,6 +292,9 @@ ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *
 			break;
 		case C_CALLS:
 			m->u64[i] = m->calls;
+			break;
+		case C_HOSTCALLS:
+			m->u64[i] = m->host_calls;
 			break;
 		default:
 			if (f->field_id >= C_NUM_FIELDS) {

@@ -61,6 +61,14 @@ int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const s
 				  0);
 		}
 	}
+	/* --host-calls both: a batched cell right after its per-field one */
+	for (int i = 0; o->kind == RUN_PER_EVENT && i + 1 < nself; i++)
+		if (cells[i].host_calls == HOST_CALLS_PER_FIELD && cells[i + 1].host_calls == HOST_CALLS_BATCHED &&
+		    cells[i].async == cells[i + 1].async && strcmp(cells[i].exe, cells[i + 1].exe) == 0) {
+			snprintf(name, sizeof(name), "batched/per-field %s %s wall", exe_base(&cells[i]),
+				 modes[cells[i].async]);
+			rc |= add(pr, name, i + 1, i, 0);
+		}
 	/* --against: the base's cells come in the same order as this build's */
 	for (int i = 0; o->base == BASE_BUILD && i < nself && nself + i < ncells; i++) {
 		snprintf(name, sizeof(name), "this/base %s %s", exe_base(&cells[i]), modes[cells[i].async]);

@@ -15,13 +15,15 @@
 struct ratio_cell {
 	const char *exe;
 	int async;
+	int host_calls; /* enum host_calls of a --host-calls both cell; -1: none */
 };
 
 /* The ratios cells[0..ncells) make, by index, appended to pr->ratios: with
  * --compare, async/sync per library, shared/archive per mode and Go over
  * the C plugin, among this build's cells [0, nself); with --against, every
  * cell of this build over the same cell of the base, cells [nself, ncells)
- * in the same order (judged). 0, or -1 when out of memory. */
+ * in the same order (judged); with --host-calls both, batched over
+ * per-field for each executable and mode. 0, or -1 when out of memory. */
 int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const struct options *o,
 		  struct paired_rec *pr);
 

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 
-static const char *const work_names[WORK_COUNT] = { "noop", "u64", "str", "bare", "event" };
+static const char *const work_names[WORK_COUNT] = { "noop", "u64", "str", "bare", "event", "json" };
 static const char *const scenario_names[SCEN_COUNT] = { "extract", "alloc", "reuse" };
 static const char *const allocators[] = { "glibc", "jemalloc", "tcmalloc", "mimalloc" };
 

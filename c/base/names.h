@@ -10,7 +10,9 @@
  * event number each call, read by Extract; noop adds the result read back;
  * u64 and str return a value the driver checks. The numbers are the mock's
  * kinds within a lane (plugin/plugin_fields.h). */
-enum work { WORK_NOOP = 0, WORK_U64, WORK_STR, WORK_BARE, WORK_EVENT, WORK_COUNT };
+/* json: a realistic field, the event's payload decoded as a JSON document
+ * (the mock's encoding/json, the C plugin's jansson) and a value returned */
+enum work { WORK_NOOP = 0, WORK_U64, WORK_STR, WORK_BARE, WORK_EVENT, WORK_JSON, WORK_COUNT };
 
 /* What one timed iteration is: an extraction on the caller's own instance,
  * or in the lifecycle a new instance (alloc) or one from a pool (reuse). */

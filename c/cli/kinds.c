@@ -35,6 +35,7 @@ static const struct run_row rows[RUN_KINDS] = {
 	[RUN_ANATOMY] = { RUN_ANATOMY, OUTPUT_REPORT, NULL, report_anatomy_text, NULL },
 	[RUN_ALLOCATORS] = { RUN_ALLOCATORS, OUTPUT_REPORT, allocators_changes, report_allocators_text, NULL },
 	[RUN_INTERFERENCE] = { RUN_INTERFERENCE, OUTPUT_REPORT, NULL, report_interference_text, NULL },
+	[RUN_PER_EVENT] = { RUN_PER_EVENT, OUTPUT_REPORT, NULL, report_launches_text, report_per_event_paired_text },
 };
 
 const struct run_row *run_row(const struct options *o)

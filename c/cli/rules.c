@@ -14,15 +14,15 @@
  * with it. */
 static int plugin_options_check(const struct options *o, char *err, size_t errlen)
 {
-	const char *needs = o->nfield_specs	  ? "--field"
-			    : o->events		  ? "--events"
-			    : o->plugin_id_set	  ? "--plugin-id"
-			    : o->payload_size_set ? "--payload-size"
-			    : o->idle		  ? "--idle"
-			    : o->busy		  ? "--busy"
-			    : o->repeat_load	  ? "--repeat-load"
-			    : o->interference	  ? "--interference"
-						  : NULL;
+	const char *needs = o->nfield_specs				  ? "--field"
+			    : o->events					  ? "--events"
+			    : o->plugin_id_set				  ? "--plugin-id"
+			    : o->payload_size_set && o->work != WORK_JSON ? "--payload-size"
+			    : o->idle					  ? "--idle"
+			    : o->busy					  ? "--busy"
+			    : o->repeat_load				  ? "--repeat-load"
+			    : o->interference				  ? "--interference"
+									  : NULL;
 
 	if (o->nlibs == 0 && needs) {
 		snprintf(err, errlen, "%s applies to a plugin library: name one with --plugin PATH", needs);
@@ -159,10 +159,56 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --per-event K and --host-calls; sets fields = K. 0, or -1 with a message. */
+static int check_per_event(struct options *o, char *err, size_t errlen)
+{
+	const char *unfit = o->lifecycle      ? "--scenario lifecycle"
+			    : o->anatomy      ? "--anatomy"
+			    : o->interference ? "--interference"
+			    : o->repeat_load  ? "--repeat-load"
+			    : o->nallocators  ? "--allocators"
+			    : o->nsweep	      ? "--sweep-rate"
+			    : o->rate > 0     ? "--rate"
+			    : o->ngaps	      ? "--gap-us"
+					      : NULL;
+
+	if (o->host_calls_set && !o->per_event_set) {
+		snprintf(err, errlen, "--host-calls applies to --per-event K (the fields each event extracts)");
+		return -1;
+	}
+	if (!o->per_event_set)
+		return 0;
+	if (o->per_event == 0) {
+		snprintf(err, errlen, "--per-event: '0' must be at least 1");
+		return -1;
+	}
+	if (unfit) {
+		snprintf(err, errlen, "--per-event times events of K fields in the closed loop: not with %s", unfit);
+		return -1;
+	}
+	if (o->fields != 1 && o->fields != o->per_event) {
+		snprintf(err, errlen, "--per-event %u sets the fields of a call itself: not with --fields %u",
+			 o->per_event, o->fields);
+		return -1;
+	}
+	if (o->host_calls == HOST_CALLS_BOTH && (o->compare || o->against)) {
+		snprintf(err, errlen, "--host-calls both runs its own cells: not with %s",
+			 o->compare ? "--compare" : "--against");
+		return -1;
+	}
+	if (o->nfield_specs && (uint32_t)o->nfield_specs != o->per_event) {
+		snprintf(err, errlen, "--per-event %u with %d --field: name K fields, or none (the first K declared)",
+			 o->per_event, o->nfield_specs);
+		return -1;
+	}
+	o->fields = o->per_event;
+	return 0;
+}
+
 const char *options_unpairable(const struct options *o)
 {
-	if (!o->compare && !o->against)
-		return "paired blocks compare cells: they need --compare or --against";
+	if (!o->compare && !o->against && !(o->per_event && o->host_calls == HOST_CALLS_BOTH))
+		return "paired blocks compare cells: they need --compare or --against (or --per-event K --host-calls both)";
 	if (o->baseline || o->save_baseline)
 		return "a baseline is from another time and cannot be paired: it is judged launch by launch";
 	if (o->anatomy || o->nallocators || o->interference || o->lifecycle)
@@ -256,9 +302,10 @@ static int check_verdict_budget(const struct options *o, char *err, size_t errle
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
-			o->interference;
+			o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
 
-	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0)
+	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0 ||
+	    check_per_event(o, err, errlen) != 0)
 		return -1;
 
 	if (o->batches > o->n) {

@@ -27,6 +27,8 @@ static enum run_kind kind_of(const struct options *o)
 		return RUN_ALLOCATORS;
 	if (o->interference)
 		return RUN_INTERFERENCE;
+	if (o->per_event && o->host_calls == HOST_CALLS_BOTH)
+		return RUN_PER_EVENT;
 	if (o->launches == 1 && !o->against)
 		return RUN_SINGLE;
 	return RUN_LAUNCHES;
@@ -56,6 +58,7 @@ static enum run_method method_of(const struct options *o, enum run_kind k)
 	case RUN_ANATOMY:
 	case RUN_ALLOCATORS:
 	case RUN_INTERFERENCE:
+	case RUN_PER_EVENT:
 		break;
 	}
 	return o->paired ? METHOD_PAIRED : METHOD_LAUNCHES;

@@ -293,6 +293,16 @@ static void library_fields(struct obj *o, void *rec)
 	f_u64(o, "extractions", &l->extractions);
 }
 
+static void per_event_fields(struct obj *o, void *rec)
+{
+	struct per_event_rec *p = rec;
+	f_u32(o, "fields", &p->fields);
+	f_str(o, "host_calls", p->host_calls);
+	f_num(o, "ns_per_event", &p->ns_per_event);
+	f_num(o, "ns_per_field", &p->ns_per_field);
+	f_num(o, "calls_per_event", &p->calls_per_event);
+}
+
 static void launch_fields(struct obj *o, void *rec)
 {
 	struct launch_rec *l = rec;
@@ -324,6 +334,8 @@ static void launch_fields(struct obj *o, void *rec)
 		l->go_runtimes = -1;
 	if (f_opt(o, "libraries", &libs))
 		f_list(o, "libraries", &l->libraries, &l->nlibraries, library_fields);
+	if (f_opt(o, "per_event", &l->has_per_event))
+		f_sub(o, "per_event", per_event_fields, &l->per_event, NULL);
 }
 
 /* The field lists the document's other records nest. */

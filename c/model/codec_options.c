@@ -55,6 +55,8 @@ static json_t *field_to_json(const struct optdef *d, const struct options *o)
 		return json_string(work_name(*(const enum work *)option_cfield(o, d)));
 	case T_SCENARIO:
 		return json_string(*(const int *)option_cfield(o, d) ? "lifecycle" : "extract");
+	case T_HOSTCALLS:
+		return json_string(host_calls_name(*(const enum host_calls *)option_cfield(o, d)));
 	case T_ALLOCATOR:
 		return json_string(*(const cstr *)option_cfield(o, d) ? *(const cstr *)option_cfield(o, d) : "glibc");
 	case T_CPUS: {
@@ -111,6 +113,7 @@ static int field_from_json(const struct optdef *d, struct options *o, const json
 	case T_WORK:
 	case T_SCENARIO:
 	case T_ALLOCATOR:
+	case T_HOSTCALLS:
 		if (!json_is_string(v))
 			break;
 		return record_name(d, o, json_string_value(v), err, errlen);

@@ -159,6 +159,14 @@ struct library_rec {
 	uint64_t extractions;						    /* --busy: while timing */
 };
 
+/* --per-event K: what one event cost the host, as it asked (--host-calls). */
+struct per_event_rec {
+	uint32_t fields;		   /* K */
+	char host_calls[12];		   /* "per-field" (K calls of one field) or "batched" (one call of K) */
+	double ns_per_event, ns_per_field; /* the launch's median batch, per event and over K */
+	double calls_per_event;		   /* plugin_extract_fields calls counted by the plugin; NAN: not counted */
+};
+
 /* Everything measured in one launch. */
 struct launch_rec {
 	struct caller_rec *callers;
@@ -178,6 +186,8 @@ struct launch_rec {
 	int go_runtimes;    /* Go runtimes in the process; -1: not recorded (older documents) */
 	struct library_rec *libraries;
 	size_t nlibraries;
+	int has_per_event; /* --per-event; absent from older documents */
+	struct per_event_rec per_event;
 };
 
 struct summary_rec {

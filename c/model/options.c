@@ -26,7 +26,7 @@ const struct optdef options_table[] = {
 	{.name = "runs", .shortname = 'r', .arg = "<R>", .group = GROUP_RUN, .type = T_U32, .off = AT(batches), SETS(batches_set), .min = 1, .max = OPT_MAX_BATCHES, .json = "runs", .child = 1,
 	 .help = "timed batches the -n requests are split into (default 10);\nnot in a paired run, whose batches are its blocks"},
 	{.name = "work", .arg = "<w>", .group = GROUP_RUN, .type = T_WORK, .off = AT(work), .json = "work", .child = 1,
-	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked)"},
+	 .help = "bare (nothing touched: the pure crossing or handoff), event\n(+ a new event number each call), noop (+ the result read\nback; the default), u64 or str (+ a value checked), json\n(+ the payload, a JSON document of --payload-size bytes,\ndecoded by the plugin: a realistic field)"},
 	{.name = "fields", .arg = "<K>", .group = GROUP_RUN, .type = T_U32, .off = AT(fields), .min = 1, .max = OPT_MAX_FIELDS, .json = "fields", .child = 1,
 	 .help = "fields per extraction call (default 1)"},
 	{.name = "warmup", .arg = "<N>", .group = GROUP_RUN, .type = T_U64, .off = AT(warmup), SETS(warmup_set), .max = OPT_MAX_WARMUP, .json = "warmup", .child = 1,
@@ -101,10 +101,14 @@ const struct optdef options_table[] = {
 	 .help = "measure this plugin library (dlopen RTLD_NOW|RTLD_LOCAL)\ninstead of the built-in one; repeat it for several, each\nwith its own -p callers; every launch runs in a child"},
 	{.name = "field", .arg = "<name[arg]>", .group = GROUP_PLUGINS, .type = T_LIST, .off = AT(field_specs), COUNT(nfield_specs), .max = OPT_MAX_FIELD_SPECS, .json = "field", .json_opt = 1, .child = 1,
 	 .help = "a field to extract, as the plugin declares it; repeat\nit for several per call (default: cgocost's --work fields)"},
+	{.name = "per-event", .arg = "<K>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(per_event), SETS(per_event_set), .max = OPT_MAX_FIELDS, .json = "per_event", .json_opt = 1, .child = 1,
+	 .help = "the host's view: each event extracts K fields (1 to 256),\nas --host-calls says; -n counts events, and ns per event\nand per field are reported. The fields: the mock's lanes\nof --work, the K --field given, or the first K a foreign\nplugin declares that take no argument"},
+	{.name = "host-calls", .arg = "<h>", .group = GROUP_PLUGINS, .type = T_HOSTCALLS, .off = AT(host_calls), SETS(host_calls_set), .json = "host_calls", .json_opt = 1, .child = 1,
+	 .help = "with --per-event: per-field (the default; K calls of one\nfield each, as libsinsp's filter check makes them),\nbatched (one call of K fields), or both: per-field and\nbatched, sync and async (and the C plugin), in paired\nblocks, with batched/per-field per mode (--time)"},
 	{.name = "events", .arg = "<file>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(events), .json = "events", .json_opt = 1, .child = 1,
 	 .help = "one payload a line, each a plugin event (type 322),\nfed round robin"},
 	{.name = "payload-size", .arg = "<B>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(payload_size), SETS(payload_size_set), .max = OPT_MAX_PAYLOAD, .json = "payload_size", .json_opt = 1, .child = 1,
-	 .help = "bytes of the synthetic payload without --events\n(default 64)"},
+	 .help = "bytes of the synthetic payload without --events\n(default 64); with --work json, of the JSON document\n(at least 410), also without --plugin"},
 	{.name = "plugin-id", .arg = "<id>", .group = GROUP_PLUGINS, .type = T_U32, .off = AT(plugin_id), SETS(plugin_id_set), .max = UINT32_MAX, .child = 1,
 	 .help = "the plugin id in the events (default: plugin_get_id)"},
 	{.name = "idle", .arg = "<path>", .group = GROUP_PLUGINS, .type = T_TEXT, .off = AT(idle), .json = "idle", .json_opt = 1, .child = 1,
@@ -138,6 +142,11 @@ void options_defaults(struct options *o)
 	o->seed = 1;
 	o->stall_timeout_s = 20;
 	o->payload_size = OPT_DEFAULT_PAYLOAD;
+}
+
+const char *host_calls_name(enum host_calls h)
+{
+	return h == HOST_CALLS_BOTH ? "both" : h == HOST_CALLS_BATCHED ? "batched" : "per-field";
 }
 
 int options_latency(const struct options *o)
@@ -182,7 +191,7 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 	case T_WORK:
 		if (work_parse(arg, (enum work *)option_field(o, d)) == 0)
 			return 0;
-		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str", name, arg);
+		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str, json", name, arg);
 		return -1;
 	case T_FORMAT:
 		for (int i = 0; i < 3; i++)
@@ -210,6 +219,15 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 			return 0;
 		}
 		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
+		return -1;
+	case T_HOSTCALLS:
+		if ((w = word_of(arg, "per-field", "batched")) >= 0 || strcmp(arg, "both") == 0) {
+			*(enum host_calls *)option_field(o, d) = w == 1	  ? HOST_CALLS_BATCHED
+								 : w == 0 ? HOST_CALLS_PER_FIELD
+									  : HOST_CALLS_BOTH;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of per-field, batched, both", name, arg);
 		return -1;
 	default: /* T_ARRIVAL */
 		if ((w = word_of(arg, "even", "poisson")) >= 0) {

@@ -57,6 +57,8 @@
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
 enum interleave { INTERLEAVE_AUTO = 0, INTERLEAVE_PAIRS, INTERLEAVE_LAUNCHES };
+/* --host-calls: how an event's --per-event K fields reach the plugin */
+enum host_calls { HOST_CALLS_PER_FIELD = 0, HOST_CALLS_BATCHED, HOST_CALLS_BOTH };
 
 struct options {
 	uint64_t n;	  /* -n: timed extraction requests per plugin */
@@ -117,6 +119,10 @@ struct options {
 	uint64_t alloc_bytes; /* --alloc-bytes: Go heap bytes the --busy mock allocates per call */
 	uint32_t repeat_load; /* --repeat-load K: K fresh processes load, extract, exit */
 	int interference;     /* --interference: alone, with --busy's library idle, busy; sync, async */
+	uint32_t per_event;   /* --per-event K: fields each event extracts (0: off; sets fields = K) */
+	int per_event_set;
+	enum host_calls host_calls; /* --host-calls: K calls of one field, or one call of K */
+	int host_calls_set;
 	/* paired runs */
 	enum interleave interleave; /* --interleave: pairs or launches (auto: pairs where they apply) */
 	int paired;		    /* derived: this run compares in paired blocks */
@@ -156,6 +162,7 @@ enum opt_type {
 	T_SWEEP,      /* a list of rates, or "max" */
 	T_REAL,	      /* double in (0, max] */
 	T_INTERLEAVE, /* enum interleave */
+	T_HOSTCALLS,  /* enum host_calls */
 };
 
 /* The usage text's groups, in order. */
@@ -180,7 +187,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 51
+#define OPT_COUNT 53
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,
@@ -222,6 +229,9 @@ void option_name(const struct optdef *d, char *buf, size_t len);
  * in err. */
 int option_set_choice(const struct optdef *d, struct options *o, const char *name, const char *arg, char *err,
 		      size_t errlen);
+
+/* "per-field", "batched" or "both". */
+const char *host_calls_name(enum host_calls h);
 
 /* The options ask for an open-loop latency run (--rate or --gap-us). */
 int options_latency(const struct options *o);

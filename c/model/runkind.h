@@ -20,6 +20,7 @@ enum run_kind {
 	RUN_ANATOMY,	    /* --anatomy: the work kinds x sync/async, and the minimal driver */
 	RUN_ALLOCATORS,	    /* --allocators: one cell per allocator */
 	RUN_INTERFERENCE,   /* --interference: alone, beside an idle library, beside a busy one */
+	RUN_PER_EVENT,	    /* --per-event K --host-calls both: per-field and batched, paired */
 	RUN_KINDS
 };
 

@@ -28,6 +28,9 @@ static int child_value(const struct optdef *d, const struct options *o, char *bu
 	case T_WORK:
 		snprintf(buf, len, "%s", work_name(*(const enum work *)option_cfield(o, d)));
 		return 1;
+	case T_HOSTCALLS:
+		snprintf(buf, len, "%s", host_calls_name(*(const enum host_calls *)option_cfield(o, d)));
+		return 1;
 	case T_SCENARIO:
 		snprintf(buf, len, "lifecycle");
 		return *(const int *)option_cfield(o, d);

@@ -277,7 +277,9 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 		return EXIT_BAD_INPUT;
 	}
 	for (int i = 0; i < nv; i++)
-		cells[i] = (struct ratio_cell){ .exe = p->v[i].exe, .async = p->v[i].async };
+		cells[i] = (struct ratio_cell){ .exe = p->v[i].exe,
+						.async = p->v[i].async,
+						.host_calls = p->v[i].host_calls };
 	if ((pr->cells = calloc((size_t)nv, sizeof(*pr->cells))) == NULL ||
 	    ratios_define(cells, p->nself, nv, o, pr) != 0) {
 		snprintf(err, errlen, "out of memory");

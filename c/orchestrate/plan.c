@@ -29,6 +29,7 @@ static int add_variant(struct plan *p, const char *exe, int async, char *err, si
 	snprintf(v->exe, sizeof(v->exe), "%s", exe);
 	v->async = async;
 	v->work = -1;
+	v->host_calls = -1;
 	p->nv++;
 	return 0;
 }
@@ -76,6 +77,35 @@ static int add_c_plugin(struct plan *p, const char *exe, char *err, size_t errle
 	return 0;
 }
 
+/* --per-event K --host-calls both: per-field then batched (adjacent, the
+ * pair of each ratio), sync and async, and the C plugin's pair in sync; a
+ * --plugin library in the mode asked only (its async is its own business). */
+static int add_per_event(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
+{
+	int first = p->nv;
+
+	for (int async = 0; async < 2; async++) {
+		if (o->nlibs && async != o->async)
+			continue;
+		for (int h = HOST_CALLS_PER_FIELD; h <= HOST_CALLS_BATCHED; h++) {
+			if (add_variant(p, exe, async, err, errlen) != 0)
+				return -1;
+			p->v[p->nv - 1].host_calls = h;
+		}
+	}
+	if (o->nlibs || o->base == BASE_BUILD)
+		return 0;
+	if (add_c_plugin(p, exe, err, errlen) != 0)
+		return -1;
+	if (p->nv == first + 4)
+		return 0; /* no C plugin built */
+	p->v[p->nv - 1].host_calls = HOST_CALLS_PER_FIELD;
+	if (add_c_plugin(p, exe, err, errlen) != 0)
+		return -1;
+	p->v[p->nv - 1].host_calls = HOST_CALLS_BATCHED;
+	return 0;
+}
+
 static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
 {
 	char shared[PATH_MAX];
@@ -90,6 +120,8 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 			}
 		return 0;
 	}
+	if (o->kind == RUN_PER_EVENT)
+		return add_per_event(p, exe, o, err, errlen);
 	if (o->kind != RUN_COMPARE)
 		return add_variant(p, exe, o->async, err, errlen);
 	/* --compare: the archive build and its shared sibling, sync and async */
@@ -174,6 +206,8 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 		co.work = (enum work)v->work;
 	co.extra_ns = v->base ? 0 : o->extra_ns + (v->async ? o->async_extra_ns : 0);
 	co.slowdown_pct = v->base ? 0 : o->slowdown_pct;
+	if (v->host_calls >= 0)
+		co.host_calls = (enum host_calls)v->host_calls;
 	if (v->malloc_name)
 		co.malloc_name = v->malloc_name;
 	if (v->plugin[0]) {
@@ -211,11 +245,14 @@ static void progress(int on, uint32_t done, uint32_t total, const struct variant
 	const char *base = strrchr(v->exe, '/');
 	char what[PATH_MAX + 64];
 
-	snprintf(what, sizeof(what), "launch %u of %u (%s%s%s%s%s)", done + 1, total, base ? base + 1 : v->exe,
+	snprintf(what, sizeof(what), "launch %u of %u (%s%s%s%s%s%s)", done + 1, total, base ? base + 1 : v->exe,
 		 v->async ? " async" : " sync", v->malloc_name ? " malloc=" : "", v->malloc_name ? v->malloc_name : "",
 		 v->beside == 1	  ? " beside idle"
 		 : v->beside == 2 ? " beside busy"
-				  : "");
+				  : "",
+		 v->host_calls == HOST_CALLS_BATCHED	 ? " batched"
+		 : v->host_calls == HOST_CALLS_PER_FIELD ? " per-field"
+							 : "");
 	interrupt_doing(what);
 	if (!on)
 		return;

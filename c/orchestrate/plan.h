@@ -30,6 +30,7 @@ struct variant {
 	char plugin[PATH_MAX];	 /* "": the options' --plugin; else this one library */
 	int beside;		 /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
 	int base;		 /* the --against build: no injected slowdown reaches it */
+	int host_calls;		 /* enum host_calls of a --host-calls both cell; -1: the options' */
 	int stalled;		 /* launches that stalled and were run again */
 	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
 	size_t ncells;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/atomicfile.h"
+#include "plugin/plugin_fields.h"
 
 #include <plugin_api.h>
 
@@ -130,6 +131,45 @@ int event_set_synthetic(struct event_set *s, uint32_t size, uint32_t plugin_id, 
 		data[i] = "cgocost-"[i % 8];
 	rc = event_add(s, plugin_id, data, size, err, errlen);
 	free(data);
+	return rc;
+}
+
+size_t event_json_document(char *buf, size_t cap, uint32_t size, uint64_t key)
+{
+	int n = snprintf(buf, cap,
+			 "{\"kind\":\"Event\",\"apiVersion\":\"audit.k8s.io/v1\",\"level\":\"Metadata\","
+			 "\"auditID\":\"6d8b1d2e-cgocost\",\"stage\":\"ResponseComplete\",\"verb\":\"get\","
+			 "\"requestURI\":\"/api/v1/namespaces/default/pods/cgocost\",\"user\":{\"username\":"
+			 "\"system:serviceaccount:kube-system:cgocost\",\"groups\":[\"system:serviceaccounts\","
+			 "\"system:authenticated\"]},\"objectRef\":{\"resource\":\"pods\",\"namespace\":\"default\","
+			 "\"name\":\"cgocost\"},\"key\":%llu,\"pad\":\"",
+			 (unsigned long long)key);
+	if (n < 0 || (size_t)n + 3 > cap || (size_t)size + 1 > cap)
+		return 0;
+	while ((uint32_t)n + 2 < size)
+		buf[n++] = 'x';
+	buf[n++] = '"';
+	buf[n++] = '}';
+	buf[n] = '\0';
+	return (size_t)n;
+}
+
+int event_set_json(struct event_set *s, uint32_t size, uint32_t plugin_id, char *err, size_t errlen)
+{
+	size_t cap = (size_t)size + 1024, len; /* the unpadded document is about 410 bytes */
+	char *doc = malloc(cap);
+	int rc = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (doc == NULL) {
+		snprintf(err, errlen, "out of memory for a payload of %u bytes", size);
+		return -1;
+	}
+	if ((len = event_json_document(doc, cap, size, MOCK_JSON_KEY)) == 0)
+		snprintf(err, errlen, "the JSON payload does not fit %zu bytes", cap);
+	else
+		rc = event_add(s, plugin_id, doc, (uint32_t)len, err, errlen);
+	free(doc);
 	return rc;
 }
 

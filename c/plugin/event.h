@@ -32,6 +32,14 @@ struct event_set {
 int event_set_load(struct event_set *s, const char *path, uint32_t plugin_id, char *err, size_t errlen);
 /* One event with a synthetic payload of size bytes. */
 int event_set_synthetic(struct event_set *s, uint32_t size, uint32_t plugin_id, char *err, size_t errlen);
+
+/* --work json: one event whose payload is a JSON document shaped like a
+ * Kubernetes audit event, with "key": MOCK_JSON_KEY, padded to size bytes
+ * (a smaller size gives the unpadded document, about 410 bytes). */
+int event_set_json(struct event_set *s, uint32_t size, uint32_t plugin_id, char *err, size_t errlen);
+/* The document itself, into buf of cap bytes: its length, or 0 when it
+ * does not fit (with its terminating NUL). */
+size_t event_json_document(char *buf, size_t cap, uint32_t size, uint64_t key);
 void event_set_free(struct event_set *s);
 
 #endif

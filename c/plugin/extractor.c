@@ -4,6 +4,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+int extractor_check_json(const struct extractor *x, uint64_t evtnum)
+{
+	for (uint32_t i = 0; i < x->nfields; i++)
+		if (x->fields[i].res_len != 1 || x->fields[i].res.u64[0] != mock_json_value(evtnum, i, MOCK_JSON_KEY))
+			return EXTRACT_WRONG_VALUE;
+	return EXTRACT_OK;
+}
+
 int plugin_config_format(const struct plugin_config *c, char *buf, size_t len)
 {
 	int n;
@@ -130,6 +138,10 @@ int extractor_open(struct extractor *x, const struct plugin_config *c, uint32_t 
 		x->fields = NULL;
 		return -1;
 	}
+	if (c->per_field && extractor_per_field(x, err, errlen) != 0) {
+		extractor_close(x);
+		return -1;
+	}
 	return 0;
 }
 
@@ -140,17 +152,20 @@ void extractor_close(struct extractor *x)
 	x->s = NULL;
 	free(x->fields);
 	x->fields = NULL;
+	free(x->kept);
+	x->kept = NULL;
 }
 
 int extractor_probe(struct extractor *x, struct probe *p, char *err, size_t errlen)
 {
-	uint64_t *slots[PROBE_SLOTS] = { &p->calls,    &p->tid, &p->cpu, &p->gomaxprocs, &p->async_configured,
-					 &p->go_allocs };
+	uint64_t *slots[PROBE_SLOTS] = { &p->calls,	&p->tid,       &p->cpu, &p->gomaxprocs, &p->async_configured,
+					 &p->go_allocs, &p->host_calls };
 
 	memset(p, 0, sizeof(*p));
 	if (x->probe_in.num_fields == 0)
 		return 0;
-	if (x->extract(x->s, &x->evt, &x->probe_in) != SS_PLUGIN_SUCCESS) {
+	/* one call of the probe fields, whatever --host-calls says */
+	if ((x->plugin_extract ? x->plugin_extract : x->extract)(x->s, &x->evt, &x->probe_in) != SS_PLUGIN_SUCCESS) {
 		const char *e = x->lib->syms.get_last_error(x->s);
 		snprintf(err, errlen, "probe extraction failed: %s", e ? e : "no error message");
 		return -1;

@@ -21,7 +21,17 @@
 /* cgocost's probe fields, by name (plugin-mock/mock, plugin-c): which OS
  * thread and CPU ran the extraction, the extractions served, and for a Go
  * plugin GOMAXPROCS, the SDK's async switch and the Go heap allocations. */
-enum probe_slot { PROBE_CALLS = 0, PROBE_TID, PROBE_CPU, PROBE_GOMAXPROCS, PROBE_ASYNC, PROBE_GOALLOCS, PROBE_SLOTS };
+enum probe_slot {
+	PROBE_CALLS = 0,
+	PROBE_TID,
+	PROBE_CPU,
+	PROBE_GOMAXPROCS,
+	PROBE_ASYNC,
+	PROBE_GOALLOCS,
+	PROBE_HOSTCALLS, /* plugin_extract_fields calls served; PROBE_NOT_COUNTED: not counted */
+	PROBE_SLOTS
+};
+#define PROBE_NOT_COUNTED UINT64_MAX
 extern const char *const probe_field_names[PROBE_SLOTS];
 
 struct plugin_lib {

@@ -86,6 +86,56 @@ static int event_types_check(struct lib_run *r, ss_plugin_t *s, char *err, size_
 	return -1;
 }
 
+/* --per-event K with a plugin that declares none of cgocost's work fields
+ * and no --field: the first K fields it declares that take no argument. */
+static int fields_first(struct lib_run *r, const struct options *o, char *err, size_t errlen)
+{
+	const struct field_list *l = &r->lib.fields;
+	uint32_t n = 0;
+
+	if ((r->sel = calloc(o->per_event, sizeof(*r->sel))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (uint32_t id = 0; id < l->n && n < o->per_event; id++) {
+		struct field_sel *s = &r->sel[n];
+		if (l->fields[id].arg_required)
+			continue;
+		s->id = id;
+		s->ftype = l->fields[id].ftype;
+		s->is_list = l->fields[id].is_list;
+		snprintf(s->name, sizeof(s->name), "%s", l->fields[id].name);
+		n++;
+	}
+	if (n < o->per_event) {
+		snprintf(
+			err, errlen,
+			"--per-event %u: --plugin %s declares %u fields that take no argument, fewer than K (name them with --field)",
+			o->per_event, r->lib.path, n);
+		return -1;
+	}
+	r->nsel = n;
+	return 0;
+}
+
+/* --host-calls batched: one call keys its results by field id (the Go
+ * SDK), so a field named twice would overwrite its own value. */
+static int fields_distinct(const struct lib_run *r, const struct options *o, char *err, size_t errlen)
+{
+	if (!o->per_event || o->host_calls != HOST_CALLS_BATCHED)
+		return 0;
+	for (uint32_t i = 0; i < r->nsel; i++)
+		for (uint32_t k = 0; k < i; k++)
+			if (r->sel[i].id == r->sel[k].id) {
+				snprintf(
+					err, errlen,
+					"--host-calls batched: --field %s is named twice; one call of K fields needs K distinct fields",
+					r->sel[i].name);
+				return -1;
+			}
+	return 0;
+}
+
 /* The fields: --field resolved, or cgocost's work fields (declared?). */
 static int fields_choose(struct lib_run *r, const struct options *o, char *err, size_t errlen)
 {
@@ -95,6 +145,8 @@ static int fields_choose(struct lib_run *r, const struct options *o, char *err, 
 		snprintf(want, sizeof(want), "mock.%s.0", work_name(o->work));
 		if (fieldlist_find(&r->lib.fields, want) >= 0)
 			return 0;
+		if (o->per_event && r->role == ROLE_MEASURED)
+			return fields_first(r, o, err, errlen);
 		fieldlist_closest(&r->lib.fields, want, 5, near, sizeof(near));
 		snprintf(
 			err, errlen,
@@ -115,7 +167,7 @@ static int fields_choose(struct lib_run *r, const struct options *o, char *err, 
 		}
 	}
 	r->nsel = (uint32_t)o->nfield_specs;
-	return 0;
+	return fields_distinct(r, o, err, errlen);
 }
 
 /* Everything about a library that is bad input, before it is started. */
@@ -138,8 +190,9 @@ static int lib_check(struct lib_run *r, const struct options *o, char *err, size
 	if (fields_choose(r, o, err, errlen) != 0 || evtsrc_choose(r, err, errlen) != 0)
 		return -1;
 	r->plugin_id = o->plugin_id_set ? o->plugin_id : r->lib.syms.get_id ? r->lib.syms.get_id() : 0;
-	if (o->events ? event_set_load(&r->events, o->events, r->plugin_id, err, errlen)
-		      : event_set_synthetic(&r->events, o->payload_size, r->plugin_id, err, errlen))
+	if (o->events		   ? event_set_load(&r->events, o->events, r->plugin_id, err, errlen)
+	    : o->work == WORK_JSON ? event_set_json(&r->events, o->payload_size, r->plugin_id, err, errlen)
+				   : event_set_synthetic(&r->events, o->payload_size, r->plugin_id, err, errlen))
 		return -1;
 	r->pc = (struct plugin_config){ .lib = &r->lib,
 					.async = o->async,
@@ -150,7 +203,8 @@ static int lib_check(struct lib_run *r, const struct options *o, char *err, size
 					.sel = r->sel,
 					.nsel = r->nsel,
 					.events = &r->events,
-					.evtsrc = r->evtsrc };
+					.evtsrc = r->evtsrc,
+					.per_field = o->per_event && o->host_calls == HOST_CALLS_PER_FIELD };
 	return 0;
 }
 

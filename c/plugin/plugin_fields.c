@@ -13,9 +13,10 @@ int mock_field_name(uint32_t id, char *buf, size_t len)
 
 	if (id < FIELD_WORK_BASE)
 		n = snprintf(buf, len, "%s", probe_names[id]);
+	else if (id == FIELD_HOST_CALLS)
+		n = snprintf(buf, len, "mock.hostcalls");
 	else if (id < MOCK_NUM_FIELDS)
-		n = snprintf(buf, len, "mock.%s.%u", work_name((enum work)mock_field_kind(id)),
-			     (id - FIELD_WORK_BASE) / MOCK_NUM_KINDS);
+		n = snprintf(buf, len, "mock.%s.%u", work_name((enum work)mock_field_kind(id)), mock_field_lane(id));
 	else
 		return -1;
 	return n < 0 || (size_t)n >= len ? -1 : 0;

@@ -3,6 +3,14 @@
 
 #include <string.h>
 
+/* --per-event: an op is an event of K fields; its cost per field too. */
+static void per_field_metric(FILE *out, const struct launch_rec *l, double ns_per_op)
+{
+	if (l->has_per_event && l->per_event.fields)
+		fprintf(out, "\t%.2f ns/field", ns_per_op / l->per_event.fields);
+	fputc('\n', out);
+}
+
 void report_gobench(FILE *out, const struct doc *d)
 {
 	const char *arch = d->machine.arch;
@@ -18,10 +26,12 @@ void report_gobench(FILE *out, const struct doc *d)
 
 		snprintf(name, sizeof(name), "BenchmarkExtract/%s-%d", c->name, c->gomaxprocs);
 		if (c->nlaunches >= 2) {
-			for (size_t j = 0; j < c->nlaunches; j++)
-				fprintf(out, "%s\t%llu\t%.2f ns/op\t%.2f cpu-ns/op\n", name,
+			for (size_t j = 0; j < c->nlaunches; j++) {
+				fprintf(out, "%s\t%llu\t%.2f ns/op\t%.2f cpu-ns/op", name,
 					(unsigned long long)launch_requests(&c->launches[j]),
 					c->launches[j].ns_per_extraction, c->launches[j].cpu_ns_per_extraction);
+				per_field_metric(out, &c->launches[j], c->launches[j].ns_per_extraction);
+			}
 			continue;
 		}
 		if (c->has_latency) {
@@ -37,9 +47,11 @@ void report_gobench(FILE *out, const struct doc *d)
 		/* one launch: its batches are the samples */
 		for (size_t j = 0; c->nlaunches && j < c->launches[0].ncallers; j++) {
 			const struct caller_rec *p = &c->launches[0].callers[j];
-			for (size_t k = 0; k < p->nbatches; k++)
-				fprintf(out, "%s\t%llu\t%.2f ns/op\n", name, (unsigned long long)p->batches[k].ops,
-					(double)p->batches[k].ns / (double)p->batches[k].ops);
+			for (size_t k = 0; k < p->nbatches; k++) {
+				double per = (double)p->batches[k].ns / (double)p->batches[k].ops;
+				fprintf(out, "%s\t%llu\t%.2f ns/op", name, (unsigned long long)p->batches[k].ops, per);
+				per_field_metric(out, &c->launches[0], per);
+			}
 		}
 	}
 	/* a configuration line (key: value), which benchstat carries along */

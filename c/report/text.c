@@ -93,6 +93,8 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 	const struct options *o = &d->options;
 	double sync_med = NAN, async_med = NAN;
 	char title[128];
+	/* --per-event per-field: an event is K calls of one field */
+	uint32_t per_call = o->per_event && o->host_calls == HOST_CALLS_PER_FIELD ? 1 : o->fields;
 
 	for (size_t i = 0; i < l->ncallers; i++)
 		report_seed_line(out, l->callers[i].index, l->callers[i].elapsed_ns, l->callers[i].extractions);
@@ -104,8 +106,9 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 	fprintf(out, "# allocator: %s (malloc served by %s)\n", c->allocator, c->allocator_path);
 	mode_line(out, c, l);
 	fprintf(out, "# work: %s, %u field%s per call, %u batches of ~%llu, warm-up %llu\n", work_name(o->work),
-		o->fields, o->fields == 1 ? "" : "s", o->batches, (unsigned long long)(o->n / o->batches),
+		per_call, per_call == 1 ? "" : "s", o->batches, (unsigned long long)(o->n / o->batches),
 		(unsigned long long)o->warmup);
+	report_per_event_text(out, c, l);
 	if (o->extra_ns)
 		fprintf(out, "# extra cost: %llu ns busy loop inside every Extract (--extra-ns)\n",
 			(unsigned long long)o->extra_ns);

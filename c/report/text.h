@@ -49,6 +49,12 @@ void report_paired_text(FILE *out, const struct doc *d);
 /* The comparison against a base and the verdict, when there is one. */
 void report_comparison_text(FILE *out, const struct doc *d);
 
+/* --per-event: the event's K fields, how they were asked for, the calls the
+ * plugin counted, ns per event and per field (text_perevent.c). */
+void report_per_event_text(FILE *out, const struct cell_rec *c, const struct launch_rec *l);
+/* --host-calls both, paired: the paired report, then each cell per event
+ * and per field, and batched/per-field per mode with its interval. */
+void report_per_event_paired_text(FILE *out, const struct doc *d);
 /* The libraries of a launch and the Go runtimes of its process; prefix
  * starts every line. */
 void report_libraries_text(FILE *out, const char *prefix, const struct launch_rec *l);

@@ -162,6 +162,15 @@ int record_launch(struct launch_rec *l, const struct run *r, const struct option
 					     .frees_per_iteration = (double)r->c_frees / requests };
 	l->pool_waits = r->scenario == SCEN_REUSE ? (int64_t)r->pool_waits : -1;
 	l->go_runtimes = -1;
+	if (o->per_event) {
+		l->has_per_event = 1;
+		l->per_event = (struct per_event_rec){ .fields = o->per_event,
+						       .ns_per_event = l->ns_per_extraction,
+						       .ns_per_field = l->ns_per_extraction / o->per_event,
+						       .calls_per_event = r->plugins[0].calls_per_event };
+		snprintf(l->per_event.host_calls, sizeof(l->per_event.host_calls), "%s",
+			 host_calls_name(o->host_calls));
+	}
 	return 0;
 }
 
@@ -196,6 +205,9 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
 	if (s->other)
 		cell_name_with(c->name, sizeof(c->name), s->other->role == ROLE_IDLE ? "idle" : "busy",
 			       s->other->lib.label);
+	if (o->per_event) /* the fields= above are the event's K */
+		snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "/host-calls=%s",
+			 host_calls_name(o->host_calls));
 	snprintf(c->scenario, sizeof(c->scenario), "%s", scenario_name(r->scenario));
 	/* the kind of library; the cell's name says which files */
 	snprintf(c->lib, sizeof(c->lib), "%.15s", s->libs == &s->builtin ? libname : "loaded");

@@ -4,6 +4,7 @@
 #include "timing/runner.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "base/sysinfo.h"
 #include "plugin/goruntime.h"
 #include "timing/allocs.h"
+#include "timing/hostcalls.h"
 #include "timing/loops.h"
 #include "timing/watchdog.h"
 
@@ -188,6 +190,7 @@ static void verify_after(struct job *j)
 	uint64_t want = 0;
 	int before, after;
 
+	pr->calls_per_event = NAN;
 	if (j->sh->scen == SCEN_EXTRACT)
 		want = (run_warmup(o, j->sh->scen) + pr->batches.total_ops + pr->lead_in_extractions) * j->x->nfields +
 		       j->x->probe_in.num_fields;
@@ -203,6 +206,16 @@ static void verify_after(struct job *j)
 			"plugin %u: the plugin served %llu field extractions between the probes, the driver asked for %llu",
 			pr->index, (unsigned long long)(pr->after.calls - pr->before.calls), (unsigned long long)want);
 		return;
+	}
+	if (j->sh->scen == SCEN_EXTRACT) {
+		char msg[200];
+		uint64_t events = run_warmup(o, j->sh->scen) + pr->batches.total_ops + pr->lead_in_extractions;
+		if (hostcalls_check(&pr->before, &pr->after, events, j->x->plugin_extract ? j->x->nfields : 1,
+				    &pr->calls_per_event, msg, sizeof(msg)) != 0) {
+			pr->failed = 1;
+			snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, msg);
+			return;
+		}
 	}
 	if (!PROBE_KNOWN(&pr->after, PROBE_TID))
 		return; /* the mode cannot be verified for this plugin */

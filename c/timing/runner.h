@@ -42,6 +42,7 @@ struct plugin_run {
 	 * time, in request order; the batches then hold the calls' own time */
 	uint64_t *latencies, nlatencies;
 	uint64_t open_start_ns, open_end_ns; /* first due time, last end */
+	double calls_per_event; /* plugin_extract_fields calls per event, counted by the plugin; NAN: not */
 	int failed;
 	char error[256];
 };

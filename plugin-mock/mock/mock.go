@@ -49,23 +49,49 @@ const (
 	KindBare
 	KindEvent
 	NumKinds
+	// KindJSON is no lane of the work fields: mock.json.<lane> come after
+	// them and mock.hostcalls (FieldJSON), so that the lane layout, and
+	// the code Extract runs for every other field, stayed as they were.
+	KindJSON = NumKinds
 )
 
+// FieldHostCalls comes after the work fields: the probe field that says how
+// many plugin_extract_fields calls this instance served (counted only with
+// the "count_calls" configuration key; all ones otherwise). It is last so
+// that no other field's identifier moved when it was added.
+const FieldHostCalls = FieldWorkBase + NumKinds*MaxLanes
+
+// FieldJSON is mock.json.0: the realistic field's lanes, last.
+const FieldJSON = FieldHostCalls + 1
+
 // NumFields is the number of declared fields.
-const NumFields = FieldWorkBase + NumKinds*MaxLanes
+const NumFields = FieldJSON + MaxLanes
+
+// JSONLane is the lane of a mock.json field identifier.
+func JSONLane(id int) (lane int, ok bool) {
+	if id < FieldJSON || id >= NumFields {
+		return 0, false
+	}
+	return id - FieldJSON, true
+}
 
 var probeNames = [FieldWorkBase]string{
 	"mock.tid", "mock.cpu", "mock.calls", "mock.gomaxprocs", "mock.async", "mock.goallocs",
 }
 
-var kindNames = [NumKinds]string{"noop", "u64", "str", "bare", "event"}
+var kindNames = [NumKinds + 1]string{"noop", "u64", "str", "bare", "event", "json"}
 
 // WorkField is the field identifier of a work kind in a lane.
-func WorkField(kind, lane int) int { return FieldWorkBase + NumKinds*lane + kind }
+func WorkField(kind, lane int) int {
+	if kind == KindJSON {
+		return FieldJSON + lane
+	}
+	return FieldWorkBase + NumKinds*lane + kind
+}
 
 // SplitWorkField returns the work kind and lane of a work field identifier.
 func SplitWorkField(id int) (kind, lane int, ok bool) {
-	if id < FieldWorkBase || id >= NumFields {
+	if id < FieldWorkBase || id >= FieldHostCalls {
 		return 0, 0, false
 	}
 	return (id - FieldWorkBase) % NumKinds, (id - FieldWorkBase) / NumKinds, true
@@ -76,6 +102,12 @@ func SplitWorkField(id int) (kind, lane int, ok bool) {
 func FieldName(id int) string {
 	if id >= 0 && id < FieldWorkBase {
 		return probeNames[id]
+	}
+	if id == FieldHostCalls {
+		return "mock.hostcalls"
+	}
+	if lane, ok := JSONLane(id); ok {
+		return fmt.Sprintf("mock.json.%d", lane)
 	}
 	kind, lane, ok := SplitWorkField(id)
 	if !ok {
@@ -99,6 +131,7 @@ const (
 	WorkStr   = "str"
 	WorkBare  = "bare"
 	WorkEvent = "event"
+	WorkJSON  = "json"
 )
 
 // Config is the plugin's init configuration.
@@ -116,6 +149,11 @@ type Config struct {
 	// the Go heap, so that this runtime's GC runs: the "busy" library of
 	// cgocost's interference measurement (docs/plugins.md).
 	AllocBytes int64 `json:"alloc_bytes"`
+	// CountCalls makes the instance count the plugin_extract_fields calls
+	// it serves (mock.hostcalls), so that a test can tell K calls of one
+	// field from one call of K fields. Off by default: the count costs a
+	// few nanoseconds per field (see plugin-mock/hostcalls.go).
+	CountCalls bool `json:"count_calls"`
 }
 
 // maxAllocBytes bounds AllocBytes: a gigabyte per extraction is absurd.
@@ -148,9 +186,9 @@ func ParseConfig(s string) (Config, error) {
 	switch c.Work {
 	case "":
 		c.Work = WorkNoop
-	case WorkNoop, WorkU64, WorkStr, WorkBare, WorkEvent:
+	case WorkNoop, WorkU64, WorkStr, WorkBare, WorkEvent, WorkJSON:
 	default:
-		return Config{}, fmt.Errorf("cgocost mock: unknown work %q (want noop, u64, str, bare or event)", c.Work)
+		return Config{}, fmt.Errorf("cgocost mock: unknown work %q (want noop, u64, str, bare, event or json)", c.Work)
 	}
 	if c.ExtraNs < 0 || c.ExtraNs > maxExtraNs {
 		return Config{}, fmt.Errorf("cgocost mock: extra_ns %d out of range [0, %d]", c.ExtraNs, maxExtraNs)
@@ -169,6 +207,44 @@ const u64Mul = 0x9E3779B97F4A7C15
 // driver computes the same expression to check every value.
 func U64Value(evtnum, lane uint64) uint64 {
 	return evtnum*u64Mul + lane
+}
+
+// AuditEvent is what mock.json decodes from the event's payload: a JSON
+// document shaped like a Kubernetes audit event, as the audit-log plugins
+// read theirs (c/plugin/event.c writes it). Key is what the value depends on.
+type AuditEvent struct {
+	Kind       string `json:"kind"`
+	APIVersion string `json:"apiVersion"`
+	Level      string `json:"level"`
+	AuditID    string `json:"auditID"`
+	Stage      string `json:"stage"`
+	Verb       string `json:"verb"`
+	RequestURI string `json:"requestURI"`
+	User       struct {
+		Username string   `json:"username"`
+		Groups   []string `json:"groups"`
+	} `json:"user"`
+	ObjectRef struct {
+		Resource  string `json:"resource"`
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"objectRef"`
+	Key uint64 `json:"key"`
+	Pad string `json:"pad"`
+}
+
+// JSONValue is what mock.json.<lane> returns for an event number once it
+// decoded a document's key (the C driver's mock_json_value).
+func JSONValue(evtnum, lane, key uint64) uint64 {
+	return U64Value(evtnum, lane) ^ key
+}
+
+// DecodeAudit decodes payload with encoding/json: the realistic work of a
+// mock.json field (it allocates, as such a field does).
+func DecodeAudit(payload []byte) (AuditEvent, error) {
+	var a AuditEvent
+	err := json.Unmarshal(payload, &a)
+	return a, err
 }
 
 // strValues are the strings mock.str returns; precomputed so that the

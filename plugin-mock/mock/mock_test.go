@@ -141,6 +141,25 @@ func TestFieldLayout(t *testing.T) {
 	if _, _, ok := SplitWorkField(NumFields); ok {
 		t.Error("an identifier past the list split as a work field")
 	}
+	if _, _, ok := SplitWorkField(FieldHostCalls); ok || FieldName(FieldHostCalls) != "mock.hostcalls" {
+		t.Error("mock.hostcalls split as a work field, or misnamed")
+	}
+	if FieldName(WorkField(KindJSON, 3)) != "mock.json.3" || FieldType(WorkField(KindJSON, 3)) != "uint64" {
+		t.Error("mock.json misnamed or mistyped")
+	}
+	a, err := DecodeAudit([]byte(`{"kind":"Event","verb":"get","user":{"username":"u","groups":["g"]},"key":1592639710,"pad":"xx"}`))
+	if err != nil || a.Key != 0x5eedc0de || a.User.Username != "u" || a.Verb != "get" {
+		t.Errorf("DecodeAudit: %+v %v", a, err)
+	}
+	if _, err := DecodeAudit([]byte(`{"key":`)); err == nil {
+		t.Error("a truncated document decoded")
+	}
+	if JSONValue(7, 2, 0x5eedc0de) != U64Value(7, 2)^0x5eedc0de {
+		t.Error("JSONValue")
+	}
+	if c, err := ParseConfig(`{"count_calls":true}`); err != nil || !c.CountCalls {
+		t.Errorf("count_calls: %v %v", c, err)
+	}
 	if FieldType(WorkField(KindStr, 3)) != "string" || FieldType(WorkField(KindU64, 3)) != "uint64" {
 		t.Error("wrong field types")
 	}

@@ -61,6 +61,9 @@ static const struct row rows[] = {
 	{ { "--sweep-rate", "100,max", NULL }, RUN_SWEEP, METHOD_SWEEP, BASE_NONE },
 	{ { "--repeat-load", "3", "--plugin", LIB, NULL }, RUN_REPEAT_LOAD, METHOD_REPEAT, BASE_NONE },
 	{ { "--interference", "--plugin", LIB, "--busy", LIB, NULL }, RUN_INTERFERENCE, METHOD_LAUNCHES, BASE_NONE },
+	{ { "--per-event", "4", NULL }, RUN_SINGLE, METHOD_HERE, BASE_NONE },
+	{ { "--per-event", "4", "--host-calls", "both", NULL }, RUN_PER_EVENT, METHOD_PAIRED, BASE_NONE },
+	{ { "--per-event", "4", "--host-calls", "both", "-p", "2", NULL }, RUN_PER_EVENT, METHOD_LAUNCHES, BASE_NONE },
 	{ { "--judge", "a.txt", "b.txt", NULL }, RUN_JUDGE, METHOD_NONE, BASE_NONE },
 	{ { "--judge", "a.txt", "b.txt", "--threshold", "3", NULL }, RUN_JUDGE, METHOD_NONE, BASE_NONE },
 	/* the internal child flags: measured here, whatever else is asked */

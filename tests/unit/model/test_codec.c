@@ -246,7 +246,7 @@ static void test_choice_words(void **state)
 	assert_int_equal(option_set_choice(option("interleave"), &o, "--interleave", "launches", err, sizeof(err)), 0);
 	assert_int_equal(o.interleave, INTERLEAVE_LAUNCHES);
 	assert_int_equal(option_set_choice(option("work"), &o, "--work", "nope", err, sizeof(err)), -1);
-	assert_string_equal(err, "--work: 'nope' is not one of bare, event, noop, u64, str");
+	assert_string_equal(err, "--work: 'nope' is not one of bare, event, noop, u64, str, json");
 	assert_int_equal(option_set_choice(option("arrival"), &o, "--arrival", "burst", err, sizeof(err)), -1);
 	assert_string_equal(err, "--arrival: 'burst' is not one of even, poisson");
 }

@@ -300,6 +300,42 @@ static void test_interference(void **state)
 	plan_free(&p);
 }
 
+static void child_options(const struct options *o, const struct variant *v, struct options *co);
+
+/* --per-event K --host-calls both: per-field then batched, sync then async
+ * (no C plugin next to this test program); each child asks its own way. A
+ * --plugin library: the mode asked only. */
+static void test_per_event_both(void **state)
+{
+	static const char *const args[] = { "--per-event", "3", "--host-calls", "both", "--work", "u64", NULL };
+	static const char *const lib[] = { "--per-event", "2", "--host-calls", "both", "--plugin", "/x/a.so", NULL };
+	struct options o, co;
+	struct plan p;
+
+	(void)state;
+	build(&p, &o, args);
+	assert_int_equal(o.kind, RUN_PER_EVENT);
+	assert_int_equal(o.method, METHOD_PAIRED);
+	assert_int_equal(p.nv, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_string_equal(p.v[i].exe, self);
+		assert_int_equal(p.v[i].async, i / 2);
+		assert_int_equal(p.v[i].host_calls, i % 2 ? HOST_CALLS_BATCHED : HOST_CALLS_PER_FIELD);
+		child_options(&o, &p.v[i], &co);
+		assert_int_equal(co.per_event, 3);
+		assert_int_equal(co.fields, 3);
+		assert_int_equal(co.host_calls, p.v[i].host_calls);
+		assert_int_equal(co.async, i / 2);
+		assert_int_equal(co.work, WORK_U64);
+	}
+	plan_free(&p);
+	build(&p, &o, lib);
+	assert_int_equal(p.nv, 2);
+	assert_int_equal(p.v[0].async + p.v[1].async, 0);
+	assert_int_equal(p.v[1].host_calls, HOST_CALLS_BATCHED);
+	plan_free(&p);
+}
+
 /* --against: the same cells of the other build after this one's, flagged
  * base; one that cannot be found is refused. */
 static void test_against(void **state)
@@ -797,6 +833,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_single_cell),
 		cmocka_unit_test(test_allocators),
 		cmocka_unit_test(test_interference),
+		cmocka_unit_test(test_per_event_both),
 		cmocka_unit_test(test_against),
 		cmocka_unit_test(test_compare_without_c_plugin),
 		cmocka_unit_test(test_compare_with_c_plugin),

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "plugin/event.h"
+#include "plugin/plugin_fields.h"
 
 /* | ts 8 | tid 8 | len 4 | type 2 | nparams 4 | len 4 | len 4 | id 4 | data |,
  * little-endian on the machines cgocost runs on. */
@@ -62,9 +64,37 @@ static void test_event_file(void **state)
 	assert_non_null(strstr(err, "cannot read"));
 }
 
+/* --work json: a JSON document of the size asked (at least its unpadded
+ * length), with the key the values are checked against. */
+static void test_json_document(void **state)
+{
+	char buf[4096], err[128];
+	struct event_set s;
+	(void)state;
+
+	for (uint32_t size = 0; size <= 2048; size += 256) {
+		size_t n = event_json_document(buf, sizeof(buf), size, MOCK_JSON_KEY);
+		json_t *doc = json_loadb(buf, n, 0, NULL);
+		assert_true(n > 300);
+		assert_true(n >= size && (size < 500 || n == size));
+		assert_int_equal(strlen(buf), n);
+		assert_non_null(doc);
+		assert_true(json_integer_value(json_object_get(doc, "key")) == (json_int_t)MOCK_JSON_KEY);
+		assert_string_equal(json_string_value(json_object_get(doc, "verb")), "get");
+		json_decref(doc);
+	}
+	assert_int_equal(event_json_document(buf, 100, 0, MOCK_JSON_KEY), 0);	  /* too small a buffer */
+	assert_int_equal(event_json_document(buf, 2048, 2048, MOCK_JSON_KEY), 0); /* no room for the NUL */
+	assert_int_equal(event_set_json(&s, 2048, 7, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.payload_bytes, 2048);
+	event_set_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_plugin_event_layout),
 		cmocka_unit_test(test_event_file),
 	};

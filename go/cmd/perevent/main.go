@@ -1,0 +1,60 @@
+// Command perevent makes the table and the chart of a --per-event K sweep
+// (make perevent): for each K, what one event of K fields costs the host
+// when it asks for them as K calls of one field (per-field, what libsinsp's
+// filter check does) or as one call of K (batched), sync and async, and
+// the C plugin; the K at which batching halves the per-event cost; and
+// whether async ever costs less per event than sync.
+//
+// Usage:
+//
+//	perevent [-o build/perevent.svg] k1.json k2.json ...
+//
+// Each file is the JSON document of one
+// `bench --per-event K --host-calls both --format json` run. The table, in
+// Markdown, goes to standard output.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	out := flag.String("o", "perevent.svg", "the SVG file to write")
+	flag.Parse()
+	if flag.NArg() == 0 {
+		fmt.Fprintln(os.Stderr, "perevent: name the JSON documents of bench --per-event K --host-calls both --format json")
+		os.Exit(2)
+	}
+	var rows []row
+	for _, name := range flag.Args() {
+		f, err := os.Open(name)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "perevent:", err)
+			os.Exit(2)
+		}
+		r, err := readRow(f)
+		f.Close()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "perevent: %s: %v\n", name, err)
+			os.Exit(2)
+		}
+		rows = append(rows, r)
+	}
+	rows, err := sortRows(rows)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "perevent:", err)
+		os.Exit(2)
+	}
+	fmt.Print(table(rows))
+	svg, err := chart(rows)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "perevent:", err)
+		os.Exit(3)
+	}
+	if err := os.WriteFile(*out, svg, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "perevent:", err)
+		os.Exit(3)
+	}
+}
