@@ -116,6 +116,19 @@ const char *floor_kind_key(enum floor_kind k)
 	return (unsigned)k < FLOOR_KINDS ? keys[k] : "?";
 }
 
+const char *floor_kind_name(enum floor_kind k)
+{
+	static const char *const names[FLOOR_KINDS] = {
+		"the C call",
+		"the raw C->Go call",
+		"the cache-line round trip",
+		"the reference handoff (bare)",
+		"the reference handoff +event",
+		"the reference handoff +result",
+	};
+	return (unsigned)k < FLOOR_KINDS ? names[k] : "?";
+}
+
 const char *change_sentence(const struct change_rec *r, char *buf, size_t len)
 {
 	size_t n = r->n < r->base_n ? r->n : r->base_n;

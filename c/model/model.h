@@ -52,6 +52,8 @@ enum floor_kind {
 
 /* The JSON key of a floor kind ("c_call", ..., "ref_result"). */
 const char *floor_kind_key(enum floor_kind k);
+/* The floor's name in messages ("the reference handoff +event"). */
+const char *floor_kind_name(enum floor_kind k);
 
 struct floor_spread {
 	double min_ns, max_ns; /* per operation: the fastest and the slowest batch */

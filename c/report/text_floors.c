@@ -22,14 +22,6 @@ static const char *spread_text(char *buf, size_t len, const struct floors_rec *f
 
 static void checks_lines(FILE *out, const char *prefix, const struct floors_rec *f, int launch)
 {
-	static const char *const names[FLOOR_KINDS] = {
-		"the C call",
-		"the raw C->Go call",
-		"the cache-line round trip",
-		"the reference handoff (bare)",
-		"the reference handoff +event",
-		"the reference handoff +result",
-	};
 
 	if (f->ref_wakeups >= 0)
 		fprintf(out,
@@ -44,8 +36,7 @@ static void checks_lines(FILE *out, const char *prefix, const struct floors_rec 
 	}
 	for (uint32_t i = 0; i < f->nrejected && i < FLOOR_REJECTS_MAX; i++) {
 		const struct floor_reject *r = &f->rejected[i];
-		fprintf(out, "%s  rejected, measured again: %s: %s\n", prefix,
-			r->kind >= 0 && r->kind < FLOOR_KINDS ? names[r->kind] : "?", r->reason);
+		fprintf(out, "%s  rejected, measured again: %s: %s\n", prefix, floor_kind_name(r->kind), r->reason);
 	}
 }
 

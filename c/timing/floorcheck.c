@@ -18,19 +18,6 @@ void floor_fig_of_series(struct floor_fig *f, const struct series *s)
 	}
 }
 
-const char *floor_kind_name(enum floor_kind k)
-{
-	static const char *const names[FLOOR_KINDS] = {
-		"the C call",
-		"the raw C->Go call",
-		"the cache-line round trip",
-		"the reference handoff (bare)",
-		"the reference handoff +event",
-		"the reference handoff +result",
-	};
-	return (unsigned)k < FLOOR_KINDS ? names[k] : "?";
-}
-
 /* x > FLOOR_RATIO * base, both measured */
 static int over(double x, double base)
 {

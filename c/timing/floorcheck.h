@@ -45,9 +45,6 @@ struct floor_fig {
 /* A floor's figure from its batches; every field NAN for an empty series. */
 void floor_fig_of_series(struct floor_fig *f, const struct series *s);
 
-/* The floor's name in messages ("the reference handoff +event"). */
-const char *floor_kind_name(enum floor_kind k);
-
 /* 0: floor k is a figure (or not measured); 1: it is not, and why says why
  * in one clause. figs holds every floor, NAN for those not measured. */
 int floor_check(const struct floor_fig figs[FLOOR_KINDS], enum floor_kind k, char *why, size_t len);
