@@ -12,6 +12,7 @@
 
 #include "base/clock.h"
 #include "stats/stats.h"
+#include "timing/floorcheck.h"
 #include "timing/series.h"
 
 #define WAKE_TRIALS 31
@@ -86,13 +87,11 @@ static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uin
 		r->short_step = (int)s;
 		r->kept = kept;
 	} else {
-		r->step_ns[s] = series_median_per_op(&ser);
-		r->step_min_ns[s] = r->step_max_ns[s] = series_batch_per_op(&ser, 0);
-		for (uint32_t b = 1; b < ser.nbatches; b++) {
-			double x = series_batch_per_op(&ser, b);
-			r->step_min_ns[s] = x < r->step_min_ns[s] ? x : r->step_min_ns[s];
-			r->step_max_ns[s] = x > r->step_max_ns[s] ? x : r->step_max_ns[s];
-		}
+		struct floor_fig f;
+		floor_fig_of_series(&f, &ser);
+		r->step_ns[s] = f.median_ns;
+		r->step_min_ns[s] = f.min_ns;
+		r->step_max_ns[s] = f.max_ns;
 	}
 	series_free(&ser);
 	return 0;
