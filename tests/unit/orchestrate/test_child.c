@@ -174,6 +174,21 @@ static void adopted_and_reaped(pid_t grandchild, int *status)
 	assert_int_equal(errno, ESRCH);
 }
 
+/* The child's output names its grandchild; once the child is closed, the
+ * grandchild was adopted by this process (a subreaper), killed and reaped
+ * by child_reap, and neither is left. */
+static void child_closed_and_grandchild_gone(struct child *c, pid_t pid)
+{
+	pid_t grandchild = (pid_t)atoi(c->output);
+	int status;
+
+	assert_true(grandchild > 0);
+	child_close(c);
+	adopted_and_reaped(grandchild, &status);
+	no_child_left(pid);
+	no_child_left(grandchild);
+}
+
 /* Runs the fake child as asked with its output in pipes, ended within
  * timeout_ms; its pid in *pid. */
 static enum child_kind run_fake(struct child *c, const char *what, int timeout_ms, char *why, size_t len, pid_t *pid)
@@ -295,8 +310,7 @@ static void test_hang_is_killed_by_the_timeout(void **state)
 {
 	struct child c;
 	char why[600], want[200];
-	pid_t pid, grandchild;
-	int status;
+	pid_t pid;
 	struct timespec t0, t1;
 	double s;
 
@@ -310,12 +324,7 @@ static void test_hang_is_killed_by_the_timeout(void **state)
 	assert_int_equal(c.signo, SIGKILL);
 	snprintf(want, sizeof(want), "killed by signal %d (%s)", SIGKILL, strsignal(SIGKILL));
 	assert_string_equal(why, want);
-	grandchild = (pid_t)atoi(c.output);
-	assert_true(grandchild > 0);
-	child_close(&c);
-	adopted_and_reaped(grandchild, &status);
-	no_child_left(pid);
-	no_child_left(grandchild);
+	child_closed_and_grandchild_gone(&c, pid);
 }
 
 /* More than a pipe buffer on both stdout and stderr at once: read while it
@@ -377,18 +386,12 @@ static void test_leftovers_are_killed(void **state)
 {
 	struct child c;
 	char why[600];
-	pid_t pid, grandchild;
-	int status;
+	pid_t pid;
 
 	(void)state;
 	assert_int_equal(run_fake(&c, "leaves", -1, why, sizeof(why), &pid), CHILD_OK);
 	assert_false(c.timed_out);
-	grandchild = (pid_t)atoi(c.output);
-	assert_true(grandchild > 0);
-	child_close(&c);
-	adopted_and_reaped(grandchild, &status);
-	no_child_left(pid);
-	no_child_left(grandchild);
+	child_closed_and_grandchild_gone(&c, pid);
 }
 
 /* A grandchild that left the child's process group (setsid) is out of
@@ -399,17 +402,11 @@ static void test_escaped_grandchild_is_killed(void **state)
 {
 	struct child c;
 	char why[600];
-	pid_t pid, grandchild;
-	int status;
+	pid_t pid;
 
 	(void)state;
 	assert_int_equal(run_fake(&c, "escapes", -1, why, sizeof(why), &pid), CHILD_OK);
-	grandchild = (pid_t)atoi(c.output);
-	assert_true(grandchild > 0);
-	child_close(&c);
-	adopted_and_reaped(grandchild, &status);
-	no_child_left(pid);
-	no_child_left(grandchild);
+	child_closed_and_grandchild_gone(&c, pid);
 }
 
 /* A program that cannot be executed: it says so and ends with 127. */
