@@ -122,6 +122,16 @@ static int preloads(const struct options *o, char **argv)
 	return EXIT_OK;
 }
 
+/* This run judges async cells (against another build or a baseline): -a,
+ * or the async cells of --compare and of --per-event --host-calls both. A
+ * paired run's child judges nothing. */
+static int judges_async(const struct options *o)
+{
+	if (o->base == BASE_NONE || run_kind_is_child(o->kind))
+		return 0;
+	return o->async || o->compare || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
+}
+
 /* The machine, and the CPUs --cpus names in it. */
 static int check_machine(const struct options *o, struct machine *m)
 {
@@ -136,6 +146,20 @@ static int check_machine(const struct options *o, struct machine *m)
 				prog, o->cpus[i], m->allowed_cpus, prog);
 			return EXIT_BAD_INPUT;
 		}
+	/* launch by launch, a sync cell measures the same crossing on one CPU
+	 * (noisier: the Go runtime's threads share the caller's CPU, as much in
+	 * both builds); an async one cannot be had there: the SDK falls back to
+	 * direct calls when GOMAXPROCS < 2, and with GOMAXPROCS forced up its
+	 * worker would share the caller's CPU, every handoff a context switch.
+	 * Judged, either would pass a sync (or scheduler) figure off as async.
+	 * Before the paired rule: --interleave launches would not help. */
+	if (judges_async(o) && m->allowed_cpus < 2) {
+		fprintf(stderr,
+			"%s: a verdict on async cells needs 2 CPUs (the SDK's worker beside the caller; on one the SDK "
+			"falls back to sync calls); this process may use %d: allow more (taskset) (see %s --help)\n",
+			prog, m->allowed_cpus, prog);
+		return EXIT_BAD_INPUT;
+	}
 	/* a paired block's caller runs alone on its CPU, every other thread of
 	 * its process (the async worker among them) on the others */
 	if (o->method == METHOD_PAIRED && m->allowed_cpus < 2) {
