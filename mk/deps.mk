@@ -12,6 +12,10 @@
 DEPS_FREE_GOALS := setup help clean bench test matrix
 DEPS_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(DEPS_FREE_GOALS),$(MAKECMDGOALS)),$(.DEFAULT_GOAL))
 
+# Every package the check can name (the CI recipe installs them:
+# tests/docs' TestWorkflow checks it).
+DEPS_PACKAGES := pkg-config libjansson-dev
+
 ifneq ($(DEPS_GOALS),)
 # pkg-config itself, and jansson through it (libjansson-dev: jansson.h and
 # libjansson.so); a missing pkg-config names both, as it cannot tell.
