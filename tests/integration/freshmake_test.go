@@ -2,6 +2,7 @@ package integration
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,7 +14,8 @@ import (
 // A plain make on a machine without jansson stops at once, before building
 // anything, with one line naming the missing package and the command that
 // installs it (mk/deps.mk). jansson is made "missing" by a pkg-config search
-// path that holds nothing (PKG_CONFIG_LIBDIR), so nothing is uninstalled.
+// path that holds nothing (PKG_CONFIG_LIBDIR), pkg-config by a PATH without
+// it, so nothing is uninstalled.
 // make setup and make help still run there; with the machine's own search
 // path the same make goes ahead.
 func TestFreshMachineMake(t *testing.T) {
@@ -56,6 +58,30 @@ func TestFreshMachineMake(t *testing.T) {
 			t.Errorf("make %s without jansson took %.1f s to stop: not at once", goal, d.Seconds())
 		}
 	}
+	// no pkg-config at all (a PATH without it): both packages are named,
+	// as jansson cannot be looked for
+	bin := filepath.Join(tmp, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range []string{"make", "sed", "cc", "go", "dpkg", "grep", "head"} {
+		if p, err := exec.LookPath(tool); err == nil {
+			if err := os.Symlink(p, filepath.Join(bin, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	noPkgConfig := []string{"PATH=" + bin}
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			noPkgConfig = append(noPkgConfig, kv)
+		}
+	}
+	if code, out := make(noPkgConfig, ""); code != 2 || strings.TrimRight(out, "\n") == "" || strings.Count(strings.TrimRight(out, "\n"), "\n") != 0 ||
+		!strings.Contains(out, "missing for the build: pkg-config libjansson-dev") {
+		t.Errorf("make without pkg-config on PATH: exit %d (want 2), output %q (want one line naming pkg-config and libjansson-dev)", code, out)
+	}
+
 	// the goals that build nothing, or install what is missing, still run
 	if code, out := make(missing, "-n setup"); code != 0 || !strings.Contains(out, "scripts/setup.sh") {
 		t.Errorf("make -n setup without jansson: exit %d, output %q", code, out)
