@@ -239,9 +239,13 @@ test-go: ## gofmt, go vet of every package, the Go tests that need no build
 	$(GOCMD) vet ./plugin-mock/... ./tests/... ./go/...
 	$(GOCMD) test -count=1 ./plugin-mock/... ./tests/layers/...
 
-# End to end: both executables in every mode, exit codes, bad input.
+# End to end: both executables in every mode, exit codes, bad input. The
+# tests that mostly wait (for a child to hang, stall or die) run beside each
+# other, all three at once (t.Parallel; -parallel is 2 on this machine
+# otherwise); every other test runs alone.
+INTEGRATION_GOTEST := test -count=1 -parallel 3
 test-integration: $(EXES) ## the executables end to end: modes, plugins, exit codes, bad input
-	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/integration/...
+	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) $(INTEGRATION_GOTEST) ./tests/integration/...
 
 # One C style, .clang-format's, checked (Debian's clang-format).
 test-format: ## every C file formatted as .clang-format says
