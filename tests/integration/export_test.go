@@ -423,3 +423,27 @@ func TestExportHTMLByTheReportTool(t *testing.T) {
 		t.Errorf("the hanging tool left processes %v", left)
 	}
 }
+
+// A failed export after a regression verdict is exit 3, not 1: the
+// regression's evidence is not all written. (The verdict itself is the
+// statistics' to reach: a doubled cost is found in practice; should noise
+// hide it, the run's 0 must still become 3.)
+func TestExportFailedAfterARegressionIsExitThree(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	tmp := t.TempDir()
+	r := testbuild.Run{Dir: tmp, Timeout: 60 * time.Second}.Exec(t, bench, "-n", "5000", "--launches", "5",
+		"--save-baseline", "base.json")
+	if r.Code != 0 {
+		t.Fatalf("the baseline: exit %d: %s", r.Code, r.Stderr)
+	}
+	code, stderr := shellRun(t, tmp, bench, nil, `ulimit -f 2; exec "$0" -n 5000 --launches 5 --baseline base.json `+
+		`--slowdown-pct 100 --export json=a.json > out.txt`)
+	out, _ := os.ReadFile(filepath.Join(tmp, "out.txt"))
+	if code != 3 || !strings.Contains(stderr, "bench: --export json=a.json: ") {
+		t.Fatalf("exit %d, want 3 naming the export; stderr %q\n%s", code, stderr, out)
+	}
+	if !strings.Contains(string(out), "verdict: regression detected") {
+		t.Logf("no regression was found this time (the 0 became 3 all the same):\n%s", out)
+	}
+	onlyFiles(t, tmp, "base.json", "out.txt")
+}
