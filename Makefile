@@ -118,10 +118,25 @@ help: ## list the targets
 
 # Each step is a fresh make so that variables read from the module cache
 # (SDK_DIR) are evaluated after setup has downloaded the modules.
+#
+# The tests run in two streams side by side, each one target at a time:
+# the sanitized and the Go-free builds and their tests (TEST_SIDE: builds of
+# their own, in build/sanitize* and build/go-free, a third of make test's
+# time) beside all the others, which read build/. Each stream's output is
+# printed whole when it ends (-Otarget). No test may depend on a quiet
+# machine (make test-under-load), and these two streams load it less.
+TEST_SIDE = $(filter sanitize test-go-free,$(TEST_EXTRA))
+TEST_MAIN = test-unit test-go test-integration test-format $(filter-out $(TEST_SIDE),$(TEST_EXTRA))
 test: ## set up, build, run every test (unit, Go, integration, schema, docs, format)
 	@$(MAKE) --no-print-directory setup
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory test-unit test-go test-integration test-format $(TEST_EXTRA)
+	@$(MAKE) --no-print-directory -j2 -Otarget test-stream-main test-stream-side
+
+.PHONY: test-stream-main test-stream-side
+test-stream-main:
+	@$(MAKE) --no-print-directory -j1 $(TEST_MAIN)
+test-stream-side:
+	@$(MAKE) --no-print-directory -j1 $(TEST_SIDE)
 
 bench: ## set up, build, run `make compare`
 	@$(MAKE) --no-print-directory setup
@@ -239,9 +254,13 @@ test-go: ## gofmt, go vet of every package, the Go tests that need no build
 	$(GOCMD) vet ./plugin-mock/... ./tests/... ./go/...
 	$(GOCMD) test -count=1 ./plugin-mock/... ./tests/layers/...
 
-# End to end: both executables in every mode, exit codes, bad input.
+# End to end: both executables in every mode, exit codes, bad input. The
+# tests that mostly wait (for a child to hang, stall or die) run beside each
+# other, all three at once (t.Parallel; -parallel is 2 on this machine
+# otherwise); every other test runs alone.
+INTEGRATION_GOTEST := test -count=1 -parallel 3
 test-integration: $(EXES) ## the executables end to end: modes, plugins, exit codes, bad input
-	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 ./tests/integration/...
+	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) $(INTEGRATION_GOTEST) ./tests/integration/...
 
 # One C style, .clang-format's, checked (Debian's clang-format).
 test-format: ## every C file formatted as .clang-format says

@@ -1,7 +1,7 @@
 /* cli/main.c — the cli layer: the bench driver, composed of the layers
  * below it and reading as the pipeline it runs:
  * parse -> resolve the run kind -> measure (here, or in child launches) ->
- * analyse -> compare -> save -> report. What differs between kinds of run
+ * analyse -> compare -> save -> report -> export. What differs between kinds of run
  * is a row of cli/kinds.c, chosen once. Exit statuses: base/status.h. */
 #include <fcntl.h>
 #include <libgen.h>
@@ -14,6 +14,7 @@
 #include "base/interrupt.h"
 #include "base/status.h"
 #include "cli/cli.h"
+#include "cli/exports.h"
 #include "report/json.h"
 #include "report/output.h"
 #include "report/text.h"
@@ -82,12 +83,30 @@ static int compared_nothing(const struct options *o, const struct doc *d)
 	return 1;
 }
 
-/* save, then report: a failed save keeps the report (the measurement is
- * not thrown away); the status says what became of both. */
+/* The report, then the exports made from the same document (--export):
+ * 0, or -1 when an export failed (said). */
+static int report_and_export(const struct options *o, const struct run_row *row, const struct doc *d)
+{
+	report(o, row, d);
+	if (o->nexports == 0)
+		return 0;
+	interrupt_doing("the exports, after the report");
+	return exports_write(o, d);
+}
+
+/* A failed export is lost data: a run that would have ended 0 or 1 (a
+ * regression found, its evidence not all written) ends 3. */
+static int export_status(int status, int exported)
+{
+	return !exported && (status == EXIT_OK || status == EXIT_REGRESSION) ? EXIT_RUN_FAILED : status;
+}
+
+/* save, then report and export: a failed save keeps the report (the
+ * measurement is not thrown away); the status says what became of all. */
 static int save_and_report(const struct options *o, const struct run_row *row, struct doc *d)
 {
 	char err[1024];
-	int saved = 0;
+	int saved = 0, exported;
 
 	if (o->save_baseline) {
 		interrupt_doing("the save of the baseline, after the measurement");
@@ -97,7 +116,7 @@ static int save_and_report(const struct options *o, const struct run_row *row, s
 			saved = 1;
 	}
 	interrupt_doing(saved ? "the report, after the baseline was saved" : "the report, after the measurement");
-	report(o, row, d);
+	exported = report_and_export(o, row, d) == 0;
 	if (saved)
 		fprintf(stderr, "%s: saved the run to %s\n", prog, o->save_baseline);
 	if (compared_nothing(o, d))
@@ -105,13 +124,13 @@ static int save_and_report(const struct options *o, const struct run_row *row, s
 	if (o->save_baseline && !saved)
 		return EXIT_RUN_FAILED;
 	if (d->has_comparison && d->comparison.regressed)
-		return EXIT_REGRESSION;
+		return export_status(EXIT_REGRESSION, exported);
 	/* no evidence either way: not "no regression" */
 	if (d->has_comparison && d->comparison.undefined_because[0]) {
 		fprintf(stderr, "%s: %s (--against %s)\n", prog, d->comparison.undefined_because, o->against);
 		return EXIT_RUN_FAILED;
 	}
-	return EXIT_OK;
+	return export_status(EXIT_OK, exported);
 }
 
 /* A child launch (--emit-launch) tells its parent bad input apart from the
@@ -124,7 +143,7 @@ static int exit_status(int argc, char **argv, int status)
 	return status;
 }
 
-/* measure -> analyse -> compare -> save -> report, as the row says. */
+/* measure -> analyse -> compare -> save -> report -> export, as the row says. */
 static int pipeline(const struct options *o, const struct run_row *row, const struct machine *m, struct doc *d,
 		    struct doc *base)
 {
@@ -135,7 +154,7 @@ static int pipeline(const struct options *o, const struct run_row *row, const st
 	switch (row->output) {
 	case OUTPUT_AS_IS:
 		if (d->has_repeat)
-			report(o, row, d);
+			status = export_status(status, report_and_export(o, row, d) == 0);
 		return finish(status, "the report");
 	case OUTPUT_DOCUMENT:
 		if (status != EXIT_OK)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analyse/verdict.h"
+#include "report/export.h"
 
 /* The plugin-library options: what needs --plugin, and what makes no sense
  * with it. */
@@ -73,6 +74,49 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 	if (o->lifecycle && o->nlibs > 1) {
 		snprintf(err, errlen, "--scenario lifecycle measures one plugin library at a time");
 		return -1;
+	}
+	return 0;
+}
+
+/* --export FORMAT=FILE: each word read, no FILE twice, stdout once, and
+ * only where a report is made (a child launch prints its document for the
+ * parent; --judge is refused by the parser). The files themselves are
+ * checked by cli/exports.c. 0, or -1 with a message. */
+static int check_exports(const struct options *o, char *err, size_t errlen)
+{
+	struct export_spec e[OPT_MAX_EXPORTS];
+	int to_stdout = -1;
+
+	if (o->nexports && (o->emit_launch || o->serve_blocks)) {
+		snprintf(
+			err, errlen,
+			"--export writes a run's report: a child launch (--emit-launch) prints only its document for its parent");
+		return -1;
+	}
+	for (int i = 0; i < o->nexports; i++) {
+		if (export_parse(o->exports[i], &e[i], err, errlen) != 0)
+			return -1;
+		if (e[i].format == EXPORT_GOBENCH && o->repeat_load) {
+			snprintf(err, errlen, "--export %s: --repeat-load times no extraction to print as a benchmark",
+				 o->exports[i]);
+			return -1;
+		}
+		if (export_to_stdout(&e[i])) {
+			if (to_stdout >= 0) {
+				snprintf(err, errlen,
+					 "--export %s and --export %s: one export at most goes to stdout (-)",
+					 o->exports[to_stdout], o->exports[i]);
+				return -1;
+			}
+			to_stdout = i;
+			continue;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(e[j].file, e[i].file) == 0) {
+				snprintf(err, errlen, "--export %s and --export %s name the same file '%s'",
+					 o->exports[j], o->exports[i], e[i].file);
+				return -1;
+			}
 	}
 	return 0;
 }
@@ -346,7 +390,7 @@ int options_check(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--baseline and --save-baseline name the same file '%s'", o->baseline);
 		return -1;
 	}
-	if (plugin_options_check(o, err, errlen) != 0)
+	if (plugin_options_check(o, err, errlen) != 0 || check_exports(o, err, errlen) != 0)
 		return -1;
 	if (o->ncpus && (uint32_t)o->ncpus < o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1)) {
 		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,

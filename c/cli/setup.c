@@ -16,6 +16,7 @@
 #include "base/status.h"
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/exports.h"
 #include "cli/runkind.h"
 #include "cli/usage.h"
 #include "orchestrate/reexec.h"
@@ -62,7 +63,8 @@ static const char *not_executable(const char *path, char *buf, size_t len)
 }
 
 /* The paths the run will use, checked before anything is measured: an
- * --against that can be run, a --save-baseline that can be written. (An
+ * --against that can be run, a --save-baseline and every --export file
+ * that can be written, the tool of an html export. (An
  * --events file is refused by its loader, plugin/event.c, at once.) */
 static int check_paths(const struct options *o)
 {
@@ -76,6 +78,10 @@ static int check_paths(const struct options *o)
 	}
 	if (o->save_baseline && atomic_write_check(o->save_baseline, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: --save-baseline: %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	}
+	if (exports_check(o, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 		return EXIT_BAD_INPUT;
 	}
 	return EXIT_OK;

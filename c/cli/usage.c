@@ -52,5 +52,8 @@ void options_usage(const char *prog, FILE *out)
 		     "then '#' lines: the aggregate, the machine, the mode in effect (verified),\n"
 		     "cold costs, batches, stalls and floors. Warnings go to stderr.\n"
 		     "Exit status: 0 success (no regression), 1 a detected performance regression,\n"
-		     "2 bad input, 3 a failed run.\n");
+		     "2 bad input, 3 a failed run (also a run whose --export could not be written,\n"
+		     "even when it found a regression: its data is lost).\n"
+		     "--export html runs cgocost-report beside bench, or $CGOCOST_REPORT, which\n"
+		     "gets the JSON on stdin and may take $CGOCOST_REPORT_TIMEOUT seconds (60).\n");
 }

@@ -55,6 +55,8 @@ const struct optdef options_table[] = {
 	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--interleave launches and baselines, 12 with\n--against). In a paired run: L\ngenerations of fresh processes, each --time/L long (default:\nas many as fit in --time, each --time/25, 0.2 to 1 s)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
 	 .help = "text (default), json, or gobench (Go benchmark lines)"},
+	{.name = "export", .arg = "<fmt=file>", .group = GROUP_COMPARE, .type = T_LIST, .off = AT(exports), COUNT(nexports), .max = OPT_MAX_EXPORTS,
+	 .help = "also write this run's report as json, gobench, markdown\nor html (by cgocost-report beside bench) to FILE, or to\nstdout after the report with -; repeatable, one run for\nall; each file written atomically after the report, a\nfailed one is exit 3 (a regression's 1 too: data lost)"},
 	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),
 	 .help = "archive vs shared x sync vs async and the C plugin, in\npaired blocks (--interleave), one table with the ratios"},
 	{.name = "anatomy", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(anatomy),

@@ -26,6 +26,7 @@
 #define OPT_DEFAULT_COMPARE_LAUNCHES 10
 #define OPT_MAX_LIBS		     8	     /* --plugin libraries in one process */
 #define OPT_MAX_FIELD_SPECS	     64	     /* --field selections */
+#define OPT_MAX_EXPORTS		     8	     /* --export FORMAT=FILE */
 #define OPT_MAX_PAYLOAD		     1048576 /* --payload-size bytes */
 #define OPT_MAX_ALLOC_BYTES	     UINT64_C(1073741824)
 #define OPT_MAX_REPEAT_LOAD	     10000
@@ -75,7 +76,9 @@ struct options {
 	uint32_t stall_timeout_s;  /* --stall-timeout: give up when a caller is stuck */
 	uint32_t launches;	   /* --launches: fresh processes the measurement repeats in */
 	int launches_set;
-	enum format format;	   /* --format */
+	enum format format;		      /* --format */
+	const char *exports[OPT_MAX_EXPORTS]; /* --export FORMAT=FILE, repeatable (report/export.h) */
+	int nexports;
 	int compare;		   /* --compare: archive/shared x sync/async, interleaved */
 	int anatomy;		   /* --anatomy: the work steps x sync/async, and the minimal driver */
 	const char *against;	   /* --against: another bench build, interleaved */
@@ -187,7 +190,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 53
+#define OPT_COUNT 54
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

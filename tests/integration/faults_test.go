@@ -190,6 +190,9 @@ int32_t plugin_extract_fields(void *s, const void *evt, const input_t *in) {
 // so that this build's own child does not stall first on a loaded
 // machine); the test allows a minute.
 func TestStallTimeoutEndsEveryHang(t *testing.T) {
+	// mostly waiting for children to hang, stall or die: beside the other
+	// such tests (their marks, temporary directories and sleeps are their own)
+	t.Parallel()
 	dir := buildDir(t)
 	bench, host := filepath.Join(dir, "bench"), filepath.Join(dir, "bench-host")
 	tmp := t.TempDir()
@@ -208,13 +211,16 @@ func TestStallTimeoutEndsEveryHang(t *testing.T) {
 		{"paired", bench, []string{"-n", "2000", "--against", sleeper, "--time", "2.4", "--launches", "12", "--stall-timeout", "5"},
 			"paired launch of " + sleeper + " (sync) stalled before its first block: not ready after"},
 	} {
-		m := mark("hang-" + c.name)
-		r := runMarked(t, 3*time.Minute, m, t.TempDir(), c.exe, c.args...)
-		failedNamed(t, c.name, r, c.want)
-		if r.took > time.Minute {
-			t.Errorf("%s: took %v", c.name, r.took)
-		}
-		noneLeft(t, c.name, m)
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			m := mark("hang-" + c.name)
+			r := runMarked(t, 3*time.Minute, m, t.TempDir(), c.exe, c.args...)
+			failedNamed(t, c.name, r, c.want)
+			if r.took > time.Minute {
+				t.Errorf("%s: took %v", c.name, r.took)
+			}
+			noneLeft(t, c.name, m)
+		})
 	}
 }
 
@@ -241,59 +247,65 @@ func sleepsOf(arg string) []int {
 // on a signal): on SIGTERM mid-run, exit 143 and no sleep of any child is
 // left; run to its end, none is left either.
 func TestSignalKillsEveryChildGroup(t *testing.T) {
+	// mostly waiting for children to hang, stall or die: beside the other
+	// such tests (their marks, temporary directories and sleeps are their own)
+	t.Parallel()
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	if _, err := exec.LookPath("setsid"); err != nil {
 		t.Skip("no setsid")
 	}
 	for k, leave := range []string{"sleep %s &", "setsid sleep %s &"} {
-		arg := strconv.Itoa(50000 + 2*(os.Getpid()%10000) + k)
-		wrapper := script(t, t.TempDir(), "wrapper.sh", fmt.Sprintf(leave+"\nexec %s \"$@\"\n", arg, bench))
-		noSleep := func(what string) {
-			t.Helper()
-			var left []int
-			for wait := 0; wait < 50; wait++ {
-				if left = sleepsOf(arg); len(left) == 0 {
-					return
+		t.Run(strings.Fields(leave)[0], func(t *testing.T) {
+			t.Parallel()
+			arg := strconv.Itoa(50000 + 2*(os.Getpid()%10000) + k)
+			wrapper := script(t, t.TempDir(), "wrapper.sh", fmt.Sprintf(leave+"\nexec %s \"$@\"\n", arg, bench))
+			noSleep := func(what string) {
+				t.Helper()
+				var left []int
+				for wait := 0; wait < 50; wait++ {
+					if left = sleepsOf(arg); len(left) == 0 {
+						return
+					}
+					time.Sleep(40 * time.Millisecond)
 				}
-				time.Sleep(40 * time.Millisecond)
+				t.Errorf("%s: sleep %s left: %v", what, arg, left)
+				for _, pid := range left {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
 			}
-			t.Errorf("%s: sleep %s left: %v", what, arg, left)
-			for _, pid := range left {
-				syscall.Kill(pid, syscall.SIGKILL)
+			for _, args := range [][]string{
+				{"-n", "2000", "--against", wrapper, "--time", "30"},
+				{"-n", "200000", "--against", wrapper, "--interleave", "launches", "--launches", "50"},
+			} {
+				what := fmt.Sprintf("%q %v", leave, args)
+				m := mark("sigterm")
+				cmd, errb, children := startMarked(t, bench, m, 2, 1500*time.Millisecond, args...)
+				if len(children) == 0 {
+					t.Fatalf("%s: no child", what)
+				}
+				cmd.Process.Signal(syscall.SIGTERM)
+				err := cmd.Wait()
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+					t.Errorf("%s: %v, want exit 143; stderr %q", what, err, errb.String())
+				}
+				noSleep(what + " SIGTERM")
+				noneLeft(t, what+" SIGTERM", m)
 			}
-		}
-		for _, args := range [][]string{
-			{"-n", "2000", "--against", wrapper, "--time", "30"},
-			{"-n", "200000", "--against", wrapper, "--interleave", "launches", "--launches", "50"},
-		} {
-			what := fmt.Sprintf("%q %v", leave, args)
-			m := mark("sigterm")
-			cmd, errb, children := startMarked(t, bench, m, 2, 1500*time.Millisecond, args...)
-			if len(children) == 0 {
-				t.Fatalf("%s: no child", what)
+			for _, args := range [][]string{
+				{"-n", "2000", "--against", wrapper, "--time", "2.4", "--launches", "12"},
+				{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "12"},
+			} {
+				what := fmt.Sprintf("%q %v", leave, args)
+				m := mark("ends")
+				if r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, args...); r.code != 0 && r.code != 1 {
+					t.Errorf("%s: exit %d: %s", what, r.code, r.stderr)
+				}
+				noSleep(what)
+				noneLeft(t, what, m)
 			}
-			cmd.Process.Signal(syscall.SIGTERM)
-			err := cmd.Wait()
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || ee.ExitCode() != 143 {
-				t.Errorf("%s: %v, want exit 143; stderr %q", what, err, errb.String())
-			}
-			noSleep(what + " SIGTERM")
-			noneLeft(t, what+" SIGTERM", m)
-		}
-		for _, args := range [][]string{
-			{"-n", "2000", "--against", wrapper, "--time", "2.4", "--launches", "12"},
-			{"-n", "2000", "--against", wrapper, "--interleave", "launches", "--launches", "12"},
-		} {
-			what := fmt.Sprintf("%q %v", leave, args)
-			m := mark("ends")
-			if r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, args...); r.code != 0 && r.code != 1 {
-				t.Errorf("%s: exit %d: %s", what, r.code, r.stderr)
-			}
-			noSleep(what)
-			noneLeft(t, what, m)
-		}
+		})
 	}
 }
 
@@ -305,6 +317,9 @@ func TestSignalKillsEveryChildGroup(t *testing.T) {
 // and, launch by launch (a paired run takes no baseline), the baseline
 // given to --save-baseline untouched.
 func TestCoordinatorChildFaults(t *testing.T) {
+	// mostly waiting for children to hang, stall or die: beside the other
+	// such tests (their marks, temporary directories and sleeps are their own)
+	t.Parallel()
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	tmp := t.TempDir()
@@ -327,11 +342,7 @@ func TestCoordinatorChildFaults(t *testing.T) {
 	// extractions at 20 us (plan.h): a short one, stopped at once
 	launches := []string{"-n", "20000000", "--interleave", "launches", "--launches", "12"}
 	short := []string{"-n", "200000", "--interleave", "launches", "--launches", "12"}
-	cases := []struct {
-		name, exe string
-		mode      []string
-		want      string
-	}{
+	cases := []coordinatorCase{
 		{"paired dies", child("p-dies", "--serve-blocks", dies), paired, "paired launch of %s (sync) failed"},
 		{"paired stops", child("p-stops", "--serve-blocks", stops), paired, "paired launch of %s (sync) stalled"},
 		{"paired garbage replies", child("p-garbage", "--serve-blocks", "printf 'garbage garbage garbage garbage garbage garbage garbage garbage\\n' >&4\nexec sleep 1000\n"),
@@ -345,32 +356,49 @@ func TestCoordinatorChildFaults(t *testing.T) {
 		{"launch exits 0 early", child("l-exits0", "--emit-launch", exits0), launches, "launch of %s printed no valid document"},
 	}
 	for _, c := range cases {
-		m := mark(strings.ReplaceAll(c.name, " ", "-"))
-		tmpdir := t.TempDir()
-		// a stall is what ends a stopped child; the others must not stall
-		// on a loaded machine
-		stall := "10"
-		if strings.HasSuffix(c.name, "stops") {
-			stall = "2"
-		}
-		args := append([]string{"--against", c.exe, "--stall-timeout", stall}, c.mode...)
-		var base string
-		var before [32]byte
-		if c.mode[2] != "--time" {
-			base = filepath.Join(t.TempDir(), "base.json")
-			if err := os.WriteFile(base, []byte(`{"precious": true}`+"\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			before = sha(t, base)
-			args = append(args, "--save-baseline", base)
-		}
-		r := runMarked(t, 2*time.Minute, m, tmpdir, bench, args...)
-		failedNamed(t, c.name, r, fmt.Sprintf(c.want, c.exe))
-		noneLeft(t, c.name, m)
-		emptyDir(t, c.name, tmpdir)
-		if base != "" && sha(t, base) != before {
-			t.Errorf("%s: the baseline changed", c.name)
-		}
-		t.Logf("%-24s exit %d in %v: %s", c.name, r.code, r.took.Round(100*time.Millisecond), strings.TrimSpace(r.stderr))
+		t.Run(strings.ReplaceAll(c.name, " ", "-"), func(t *testing.T) {
+			t.Parallel()
+			coordinatorFault(t, bench, c)
+		})
 	}
+}
+
+// A case of TestCoordinatorChildFaults: bench --against exe in mode fails
+// as want says (%s: exe).
+type coordinatorCase struct {
+	name, exe string
+	mode      []string
+	want      string
+}
+
+// Runs case c: it must fail as it says, leaving no process, no file in
+// TMPDIR and the baseline as it was.
+func coordinatorFault(t *testing.T, bench string, c coordinatorCase) {
+	m := mark(strings.ReplaceAll(c.name, " ", "-"))
+	tmpdir := t.TempDir()
+	// a stall is what ends a stopped child; the others must not stall
+	// on a loaded machine
+	stall := "10"
+	if strings.HasSuffix(c.name, "stops") {
+		stall = "2"
+	}
+	args := append([]string{"--against", c.exe, "--stall-timeout", stall}, c.mode...)
+	var base string
+	var before [32]byte
+	if c.mode[2] != "--time" {
+		base = filepath.Join(t.TempDir(), "base.json")
+		if err := os.WriteFile(base, []byte(`{"precious": true}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before = sha(t, base)
+		args = append(args, "--save-baseline", base)
+	}
+	r := runMarked(t, 2*time.Minute, m, tmpdir, bench, args...)
+	failedNamed(t, c.name, r, fmt.Sprintf(c.want, c.exe))
+	noneLeft(t, c.name, m)
+	emptyDir(t, c.name, tmpdir)
+	if base != "" && sha(t, base) != before {
+		t.Errorf("%s: the baseline changed", c.name)
+	}
+	t.Logf("%-24s exit %d in %v: %s", c.name, r.code, r.took.Round(100*time.Millisecond), strings.TrimSpace(r.stderr))
 }
