@@ -27,7 +27,7 @@ FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LAYER_SRCS := $(foreach l,$(GO_FREE_LAYERS),$(wildcard c/$(l)/*.c)) c/cli/args.c c/cli/parsers.c c/cli/rules.c c/cli/usage.c \
 	c/plugin/fieldlist.c c/orchestrate/child.c c/orchestrate/childargs.c c/orchestrate/childmsg.c
-FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ic $(shell pkg-config --cflags jansson) -g -O1 \
+FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ic $(shell pkg-config --cflags jansson 2>/dev/null) -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 .PHONY: fuzz test-fuzz
