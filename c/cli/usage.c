@@ -51,6 +51,9 @@ void options_usage(const char *prog, FILE *out)
 		     "  plugin 1: 251.21 ns/extraction (elapsed time 25121098ns, extractions 100000)\n"
 		     "then '#' lines: the aggregate, the machine, the mode in effect (verified),\n"
 		     "cold costs, batches, stalls and floors. Warnings go to stderr.\n"
+		     "--format json prints the document (docs/schema.json) with the run's command\n"
+		     "and its six decisions; --format markdown the same decisions first, then the\n"
+		     "machine, the command, the cells, the ratios and the verdicts, as tables.\n"
 		     "Exit status: 0 success (no regression), 1 a detected performance regression,\n"
 		     "2 bad input, 3 a failed run.\n");
 }
