@@ -8,6 +8,8 @@
 #include "report/markdown.h"
 #include "report/mdtext.h"
 
+static const char *fmt_p(char *buf, size_t len, double p);
+
 static double level_pct(const struct doc *d)
 {
 	return 100.0 * (isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95);
@@ -105,7 +107,7 @@ static void paired_ratios(FILE *out, const struct doc *d)
 		fmt_num(lo, sizeof(lo), r->low, "%.3f");
 		fmt_num(hi, sizeof(hi), r->high, "%.3f");
 		fmt_num(hw, sizeof(hw), r->half_width_pct, "±%.2f%%");
-		fmt_num(pv, sizeof(pv), r->p, "%.3f");
+		fmt_p(pv, sizeof(pv), r->p);
 		if (isfinite(r->low) && isfinite(r->high))
 			fprintf(out, " | %s | [%s, %s] | %s | %zu | %s |\n", e, lo, hi, hw, r->nsamples, pv);
 		else
@@ -145,6 +147,16 @@ void report_markdown_ratios(FILE *out, const struct doc *d)
 	fputc('\n', out);
 }
 
+/* A p-value: "< 0.001" below it, else three decimals; "n/a". */
+static const char *fmt_p(char *buf, size_t len, double p)
+{
+	if (isfinite(p) && p < 0.001)
+		snprintf(buf, len, "< 0.001");
+	else
+		fmt_num(buf, len, p, "%.3f");
+	return buf;
+}
+
 static const char *pct(char *buf, size_t len, double v)
 {
 	return fmt_num(buf, len, 100.0 * v, "%+.2f%%");
@@ -167,11 +179,19 @@ static void verdict_cell(FILE *out, const struct change_rec *c)
 	case VERDICT_WITHIN_NOISE:
 		fputs("within noise", out);
 		break;
-	case VERDICT_UNDEFINED:
-		fputs("undefined (", out);
-		md_text(out, change_sentence(c, sentence, sizeof(sentence)));
-		fputc(')', out);
+	case VERDICT_UNDEFINED: {
+		/* "Too few samples ... side)." as "undefined: too few samples ... side)" */
+		size_t len;
+		change_sentence(c, sentence, sizeof(sentence));
+		len = strlen(sentence);
+		if (len > 0 && sentence[len - 1] == '.')
+			sentence[len - 1] = '\0';
+		if (sentence[0] >= 'A' && sentence[0] <= 'Z')
+			sentence[0] = (char)(sentence[0] - 'A' + 'a');
+		fputs("undefined: ", out);
+		md_text(out, sentence);
 		break;
+	}
 	}
 	if (!c->gated)
 		fputs(" (not gated)", out);
@@ -190,7 +210,7 @@ static void change_row(FILE *out, const struct change_rec *c)
 		fprintf(out, " | %s | [%s, %s]", e, pct(lo, sizeof(lo), c->ch.lo), pct(hi, sizeof(hi), c->ch.hi));
 	else
 		fprintf(out, " | %s | n/a", e);
-	fprintf(out, " | ±%.0f%% | %s | %zu, %zu | ", 100.0 * c->ch.threshold, fmt_num(pv, sizeof(pv), c->ch.p, "%.3f"),
+	fprintf(out, " | ±%.0f%% | %s | %zu, %zu | ", 100.0 * c->ch.threshold, fmt_p(pv, sizeof(pv), c->ch.p),
 		c->base_n, c->n);
 	verdict_cell(out, c);
 	fputs(" |\n", out);
