@@ -30,6 +30,11 @@ static void decision_row(FILE *out, const struct decision_rec *r)
 	if (r->figure[0]) {
 		md_code(out, r->figure);
 		fputs(": ", out);
+	} else if (!isfinite(r->estimate)) {
+		fprintf(out, "- | ");
+		md_text(out, r->flips_when);
+		fputs(" |\n", out);
+		return;
 	}
 	if (isfinite(r->estimate))
 		fprintf(out, "%.3f", r->estimate);

@@ -382,13 +382,39 @@ static void test_escaping(void **state)
 	free(got);
 }
 
+/* Measured without a figure (no allocator had a verdict): no number. */
+static void test_decision_without_figure(void **state)
+{
+	struct doc d;
+	struct decision_rec *r;
+	char *got;
+	(void)state;
+
+	single_doc(&d);
+	r = &d.decisions[DECISION_MALLOC];
+	r->measured = 1;
+	r->command[0] = '\0';
+	snprintf(r->answer, sizeof(r->answer), "%s", DECISION_TOO_FEW);
+	snprintf(r->flips_when, sizeof(r->flips_when), "no allocator has a verdict");
+	got = render(&d);
+	doc_free(&d);
+	assert_non_null(
+		strstr(got, "\n| Which malloc? | **too few samples to tell** | - | no allocator has a verdict |\n"));
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_single_cell),	  cmocka_unit_test(test_compare),
-		cmocka_unit_test(test_paired_compare),	  cmocka_unit_test(test_against_regressed),
-		cmocka_unit_test(test_against_no_change), cmocka_unit_test(test_against_improved),
-		cmocka_unit_test(test_against_undefined), cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_single_cell),
+		cmocka_unit_test(test_compare),
+		cmocka_unit_test(test_paired_compare),
+		cmocka_unit_test(test_against_regressed),
+		cmocka_unit_test(test_against_no_change),
+		cmocka_unit_test(test_against_improved),
+		cmocka_unit_test(test_against_undefined),
+		cmocka_unit_test(test_escaping),
+		cmocka_unit_test(test_decision_without_figure),
 	};
 	return cmocka_run_group_tests_name("markdown", tests, NULL, NULL);
 }
