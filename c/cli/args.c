@@ -235,6 +235,8 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 	char given[OPT_COUNT] = { 0 };
 
 	options_defaults(o);
+	o->argc = argc;
+	o->argv = (const char *const *)argv;
 	getopt_tables();
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then rescans from scratch */

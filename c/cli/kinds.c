@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyse/analysis.h"
+#include "analyse/decisions.h"
 #include "analyse/paired.h"
 #include "analyse/verdict.h"
 #include "base/status.h"
@@ -15,6 +16,7 @@
 #include "orchestrate/sweep.h"
 #include "report/gobench.h"
 #include "report/json.h"
+#include "report/markdown.h"
 #include "report/text.h"
 #include "timing/measure.h"
 #include "timing/record.h"
@@ -169,6 +171,11 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUN_FAILED;
 	}
+	/* a report's own: the command as given and what it decides */
+	if (doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUN_FAILED;
+	}
 	return EXIT_OK;
 }
 
@@ -180,6 +187,9 @@ void run_report(FILE *out, const struct options *o, const struct run_row *row, c
 		break;
 	case FORMAT_GOBENCH:
 		report_gobench(out, d);
+		break;
+	case FORMAT_MARKDOWN:
+		report_markdown(out, d);
 		break;
 	case FORMAT_TEXT:
 		if (o->method == METHOD_PAIRED && row->paired_text)

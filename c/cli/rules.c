@@ -66,7 +66,7 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 		snprintf(err, errlen, "--payload-size sizes the synthetic event: not with --events FILE");
 		return -1;
 	}
-	if (o->repeat_load && o->format == FORMAT_GOBENCH) {
+	if (o->repeat_load && (o->format == FORMAT_GOBENCH || o->format == FORMAT_MARKDOWN)) {
 		snprintf(err, errlen,
 			 "--repeat-load reports text or json: it times no extraction to print as a benchmark");
 		return -1;

@@ -304,6 +304,44 @@ static void repeat_fields(struct obj *o, void *rec)
 		f_list(o, "libraries", &r->libraries, &r->nlibraries, codec_library_fields);
 }
 
+static void decision_fields(struct obj *o, void *rec)
+{
+	struct decision_rec *r = rec;
+	f_str(o, "key", r->key);
+	f_str(o, "question", r->question);
+	f_bool(o, "measured", &r->measured);
+	f_strn(o, "answer", r->answer);
+	f_strn(o, "figure", r->figure);
+	f_num(o, "estimate", &r->estimate);
+	f_num(o, "low", &r->low);
+	f_num(o, "high", &r->high);
+	f_strn(o, "flips_when", r->flips_when);
+	f_strn(o, "command", r->command);
+}
+
+/* A report's command and its decisions: optional (a child launch's
+ * document and documents before them have neither); when read, the six
+ * decisions in their order. */
+static void report_fields(struct obj *o, struct doc *d)
+{
+	int has_command = d->command != NULL, has_decisions = d->ndecisions > 0;
+
+	if (f_opt(o, "command", &has_command))
+		f_strs(o, "command", &d->command, &d->ncommand);
+	if (!f_opt(o, "decisions", &has_decisions))
+		return;
+	f_list(o, "decisions", &d->decisions, &d->ndecisions, decision_fields);
+	if (o->c->dir != READ || o->c->bad)
+		return;
+	for (size_t i = 0; i < DECISION_KEYS; i++)
+		if (d->ndecisions != DECISION_KEYS || strcmp(d->decisions[i].key, decision_key_name(i)) != 0) {
+			codec_failf(o->c, "decisions: not the %d decisions %s, %s, %s, %s, %s, %s in that order",
+				    DECISION_KEYS, decision_key_name(0), decision_key_name(1), decision_key_name(2),
+				    decision_key_name(3), decision_key_name(4), decision_key_name(5));
+			return;
+		}
+}
+
 static void options_field(struct obj *o, const char *key, struct options *opt)
 {
 	json_t *j;
@@ -358,6 +396,7 @@ static void doc_fields(struct obj *o, void *rec)
 	}
 	f_sub(o, "machine", codec_machine_fields, &d->machine, NULL);
 	options_field(o, "options", &d->options);
+	report_fields(o, d);
 	f_list(o, "cells", &d->cells, &d->ncells, cell_fields);
 	f_sub(o, "comparison", comparison_fields, &d->comparison, &d->has_comparison);
 	if (f_opt(o, "ratios", &d->analysed)) {

@@ -335,3 +335,64 @@ void f_nums(struct obj *o, const char *key, double **x, size_t *n)
 		}
 	}
 }
+
+/* s as a JSON string: as it is when it is UTF-8, else with every byte
+ * beyond ASCII as '?'. */
+static json_t *utf8_string(const char *s)
+{
+	json_t *j = json_string(s);
+	char *t;
+
+	if (j != NULL || (t = strdup(s)) == NULL)
+		return j;
+	for (char *p = t; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(t);
+	free(t);
+	return j;
+}
+
+static void free_strs(char ***v, size_t *n)
+{
+	for (size_t i = 0; *v && i < *n; i++)
+		free((*v)[i]);
+	free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+void f_strs(struct obj *o, const char *key, char ***v, size_t *n)
+{
+	json_t *a, *s;
+	size_t i;
+
+	if (o->c->dir == FREE) {
+		free_strs(v, n);
+	} else if (o->c->dir == WRITE) {
+		a = json_array();
+		for (i = 0; i < *n; i++)
+			json_array_append_new(a, utf8_string((*v)[i]));
+		codec_put(o, key, a);
+	} else if ((a = codec_get(o, key, 1)) != NULL) {
+		if (!json_is_array(a)) {
+			codec_wrong(o, key, "an array of strings");
+			return;
+		}
+		if ((*v = calloc(json_array_size(a) + 1, sizeof(**v))) == NULL) {
+			codec_failf(o->c, "out of memory");
+			return;
+		}
+		json_array_foreach (a, i, s) {
+			if (!json_is_string(s)) {
+				codec_wrong(o, key, "an array of strings");
+				return;
+			}
+			if (((*v)[i] = strdup(json_string_value(s))) == NULL) {
+				codec_failf(o->c, "out of memory");
+				return;
+			}
+			*n = i + 1;
+		}
+	}
+}

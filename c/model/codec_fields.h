@@ -79,6 +79,10 @@ void f_items(struct obj *o, const char *key, void **items, size_t *n, size_t siz
 /* An array of numbers (null for an undefined one), malloc'd. */
 void f_nums(struct obj *o, const char *key, double **x, size_t *n);
 
+/* An array of strings, each malloc'd, the array too (NULL-terminated);
+ * a string that is not UTF-8 is written with its other bytes as '?'. */
+void f_strs(struct obj *o, const char *key, char ***v, size_t *n);
+
 #define f_str(o, key, buf)	     f_text(o, key, buf, sizeof(buf), 0)
 #define f_strn(o, key, buf)	     f_text(o, key, buf, sizeof(buf), 1)
 #define f_list(o, key, items, n, fn) f_items(o, key, (void **)(items), n, sizeof(**(items)), fn)

@@ -109,6 +109,44 @@ int paired_generation_ratios(const struct paired_rec *pr, const struct pair_rati
 	return 0;
 }
 
+const char *decision_key_name(enum decision_key k)
+{
+	static const char *const keys[DECISION_KEYS] = {
+		"async", "link", "language", "pooling", "malloc", "toolchain"
+	};
+	return (unsigned)k < DECISION_KEYS ? keys[k] : "?";
+}
+
+const char *decision_question(enum decision_key k)
+{
+	static const char *const questions[DECISION_KEYS] = {
+		"Turn async on or leave it off?",	   "c-archive or c-shared?", "Go or C for the plugin?",
+		"Pool plugin instances or allocate them?", "Which malloc?",	     "Which Go toolchain?",
+	};
+	return (unsigned)k < DECISION_KEYS ? questions[k] : "?";
+}
+
+int doc_set_command(struct doc *d, int argc, const char *const *argv)
+{
+	char **c = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof(*c));
+
+	if (c == NULL)
+		return -1;
+	for (int i = 0; i < argc; i++)
+		if ((c[i] = strdup(argv[i] ? argv[i] : "")) == NULL) {
+			while (i-- > 0)
+				free(c[i]);
+			free(c);
+			return -1;
+		}
+	for (size_t i = 0; i < d->ncommand; i++)
+		free(d->command[i]);
+	free(d->command);
+	d->command = c;
+	d->ncommand = argc > 0 ? (size_t)argc : 0;
+	return 0;
+}
+
 const char *floor_kind_key(enum floor_kind k)
 {
 	static const char *const keys[FLOOR_KINDS] = { "c_call",   "go_raw",	"handoff",

@@ -365,6 +365,38 @@ struct paired_rec {
 	size_t nratios;
 };
 
+/* The six questions a run can answer (analyse/decisions.h), in the
+ * document's order. */
+enum decision_key {
+	DECISION_ASYNC,
+	DECISION_LINK,
+	DECISION_LANGUAGE,
+	DECISION_POOLING,
+	DECISION_MALLOC,
+	DECISION_TOOLCHAIN,
+	DECISION_KEYS
+};
+
+/* The JSON key of a decision ("async", ..., "toolchain"); "?" beyond. */
+const char *decision_key_name(enum decision_key k);
+/* Its question ("Turn async on or leave it off?"). */
+const char *decision_question(enum decision_key k);
+
+#define DECISION_TEXT_MAX 512
+
+/* One decision: what the run measured that answers it, or the command that
+ * would measure it. "": null in JSON; NAN: null. */
+struct decision_rec {
+	char key[16];
+	char question[64];
+	int measured;
+	char answer[96];		    /* "": not measured */
+	char figure[MODEL_NAME_MAX + 16];   /* the ratio or change it rests on */
+	double estimate, low, high;	    /* the ratio and its interval at the document's ci_level */
+	char flips_when[DECISION_TEXT_MAX]; /* the condition, with numbers, that would flip the answer */
+	char command[MODEL_TEXT_MAX];	    /* not measured: what would measure it */
+};
+
 struct doc {
 	int schema_version;
 	struct machine_rec machine;
@@ -382,7 +414,18 @@ struct doc {
 	struct repeat_rec repeat;
 	int has_paired;
 	struct paired_rec paired;
+	/* a report's (not a child launch's): the argv of the run as given, and
+	 * its DECISION_KEYS decisions (ndecisions 0: none, an older document
+	 * or a child's) */
+	char **command;
+	size_t ncommand;
+	struct decision_rec *decisions;
+	size_t ndecisions;
 };
+
+/* Records argv[0..argc) as the document's command (copies); 0, or -1 when
+ * out of memory. */
+int doc_set_command(struct doc *d, int argc, const char *const *argv);
 
 /* The header of every document a run makes, in one place: d zeroed, the
  * schema version, the machine (if m is not NULL) and the options, whose

@@ -54,7 +54,7 @@ const struct optdef options_table[] = {
 	{.name = "launches", .arg = "<L>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(launches), SETS(launches_set), .min = 1, .max = OPT_MAX_LAUNCHES, .json = "launches",
 	 .help = "repeat the measurement in L fresh processes; statistics\nare computed across launches (default 1; 10 for\n--interleave launches and baselines, 12 with\n--against). In a paired run: L\ngenerations of fresh processes, each --time/L long (default:\nas many as fit in --time, each --time/25, 0.2 to 1 s)"},
 	{.name = "format", .arg = "<f>", .group = GROUP_COMPARE, .type = T_FORMAT, .off = AT(format),
-	 .help = "text (default), json, or gobench (Go benchmark lines)"},
+	 .help = "text (default), json, gobench (Go benchmark lines), or\nmarkdown (GitHub-flavoured: the decisions, cells, ratios\nand verdicts as tables, e.g. for a job summary)"},
 	{.name = "export", .arg = "<fmt=file>", .group = GROUP_COMPARE, .type = T_LIST, .off = AT(exports), COUNT(nexports), .max = OPT_MAX_EXPORTS,
 	 .help = "also write this run's report as json, gobench, markdown\nor html (by cgocost-report beside bench) to FILE, or to\nstdout after the report with -; repeatable, one run for\nall; each file written atomically after the report, a\nfailed one is exit 3 (a regression's 1 too: data lost)"},
 	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),
@@ -196,12 +196,12 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 		snprintf(err, errlen, "%s: '%s' is not one of bare, event, noop, u64, str, json", name, arg);
 		return -1;
 	case T_FORMAT:
-		for (int i = 0; i < 3; i++)
-			if (strcmp(arg, (const char *const[]){ "text", "json", "gobench" }[i]) == 0) {
+		for (int i = 0; i < 4; i++)
+			if (strcmp(arg, (const char *const[]){ "text", "json", "gobench", "markdown" }[i]) == 0) {
 				*(enum format *)option_field(o, d) = (enum format)i;
 				return 0;
 			}
-		snprintf(err, errlen, "%s: '%s' is not one of text, json, gobench", name, arg);
+		snprintf(err, errlen, "%s: '%s' is not one of text, json, gobench, markdown", name, arg);
 		return -1;
 	case T_SCENARIO:
 		if ((w = word_of(arg, "extract", "lifecycle")) >= 0) {

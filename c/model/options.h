@@ -56,7 +56,7 @@
 #define OPT_UNPAIRED_THRESHOLD	     0.05 /* of every other verdict */
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
-enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH };
+enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH, FORMAT_MARKDOWN };
 enum interleave { INTERLEAVE_AUTO = 0, INTERLEAVE_PAIRS, INTERLEAVE_LAUNCHES };
 /* --host-calls: how an event's --per-event K fields reach the plugin */
 enum host_calls { HOST_CALLS_PER_FIELD = 0, HOST_CALLS_BATCHED, HOST_CALLS_BOTH };
@@ -135,6 +135,10 @@ struct options {
 	int lead_in_set, block_set;
 	uint64_t serve_blocks_ns; /* internal: a paired run's child; blocks of this length (0: -n calls) */
 	int serve_blocks;
+	/* the command line as given (options_parse), for the report's
+	 * command; never recorded as an option, never passed to a child */
+	int argc;
+	const char *const *argv;
 	/* resolved once from the rest (cli/runkind.c); never parsed, never
 	 * recorded: the options above say it */
 	enum run_kind kind;

@@ -210,6 +210,34 @@ func TestSchemaIsStrict(t *testing.T) {
 		{"a ratio of another unit", func(d map[string]any) {
 			d["ratios"].([]any)[0].(map[string]any)["statistics"].(map[string]any)["unit"] = "ns/extraction"
 		}},
+		{"decisions without the command", func(d map[string]any) { d["decisions"] = sixDecisions() }},
+		{"five decisions", func(d map[string]any) { withDecisions(d)["decisions"] = sixDecisions()[:5] }},
+		{"decisions out of order", func(d map[string]any) {
+			ds := withDecisions(d)["decisions"].([]any)
+			ds[0], ds[1] = ds[1], ds[0]
+		}},
+		{"an unmeasured decision answered", func(d map[string]any) {
+			withDecisions(d)["decisions"].([]any)[0].(map[string]any)["answer"] = "turn async on"
+		}},
+		{"a measured decision with no answer", func(d map[string]any) {
+			withDecisions(d)["decisions"].([]any)[1].(map[string]any)["measured"] = true
+		}},
+		{"the toolchain measured", func(d map[string]any) {
+			t := withDecisions(d)["decisions"].([]any)[5].(map[string]any)
+			t["measured"], t["answer"], t["flips_when"], t["command"] = true, "go1.26", "never", nil
+		}},
+	}
+	// the edits above fail for what they change: the same document with
+	// the command and six decisions is valid
+	{
+		var d map[string]any
+		if err := json.Unmarshal(good, &d); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := json.Marshal(withDecisions(d))
+		if err := validate(sch, sd, data); err != nil {
+			t.Fatalf("the fixture with a command and six decisions is not valid: %v", err)
+		}
 	}
 	for _, c := range cases {
 		var d map[string]any
@@ -239,6 +267,31 @@ func TestSchemaIsStrict(t *testing.T) {
 	} else {
 		t.Logf("an integer written as a real: %v", err)
 	}
+}
+
+// sixDecisions is a report's six decisions, none measured.
+func sixDecisions() []any {
+	questions := [][3]string{
+		{"async", "Turn async on or leave it off?", "bench --compare"},
+		{"link", "c-archive or c-shared?", "bench --compare"},
+		{"language", "Go or C for the plugin?", "bench --compare"},
+		{"pooling", "Pool plugin instances or allocate them?", "bench --scenario lifecycle --launches 10"},
+		{"malloc", "Which malloc?", "bench --allocators glibc,jemalloc,tcmalloc,mimalloc"},
+		{"toolchain", "Which Go toolchain?", "make matrix"},
+	}
+	var out []any
+	for _, q := range questions {
+		out = append(out, map[string]any{"key": q[0], "question": q[1], "measured": false, "answer": nil,
+			"figure": nil, "estimate": nil, "low": nil, "high": nil, "flips_when": nil, "command": q[2]})
+	}
+	return out
+}
+
+// withDecisions gives d a report's command and six decisions.
+func withDecisions(d map[string]any) map[string]any {
+	d["command"] = []any{"./build/bench", "--compare"}
+	d["decisions"] = sixDecisions()
+	return d
 }
 
 func rename(m map[string]any, from, to string) {
