@@ -41,7 +41,9 @@ func rowsHeight(rows int) vg.Length {
 // comment vgsvg writes first, so it can stand inside HTML.
 func svgOf(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
 	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	// a margin all round: a label gonum sets at the very edge loses its
+	// first glyph's side bearing to the SVG's clip in a browser
+	p.Draw(draw.Crop(draw.New(c), vg.Points(6), -vg.Points(6), vg.Points(2), -vg.Points(2)))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return "", fmt.Errorf("writing the SVG of %q: %v", p.Title.Text, err)
@@ -105,19 +107,20 @@ func fitX(p *plot.Plot, vals []float64, log bool) {
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 }
 
-// wantLog: a log scale when the values span more than a factor of 20.
-func wantLog(vals []float64) bool {
+// wantLog: a log scale when every value is positive and they span more
+// than a factor of min.
+func wantLog(vals []float64, min float64) bool {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range vals {
-		if v <= 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			if v <= 0 {
-				return false
-			}
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			continue
+		}
+		if v <= 0 {
+			return false
 		}
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	return lo < hi && hi/lo > 20
+	return lo < hi && hi/lo > min
 }
 
 // sampleGroup is one cell's samples in the box/strip plot.
@@ -139,7 +142,7 @@ func boxStrip(title, xlabel string, groups []sampleGroup) (template.HTML, error)
 		labels[i] = fmt.Sprintf("%s (%d)", g.Label, len(g.Values))
 		all = append(all, g.Values...)
 	}
-	log := wantLog(all)
+	log := wantLog(all, 20)
 	n := len(groups)
 	for i, g := range groups {
 		y := float64(n - 1 - i)
@@ -223,7 +226,7 @@ func dotIntervals(title, xlabel string, rows []dotRow, o dotOpts) (template.HTML
 		if err != nil {
 			return "", err
 		}
-		band.Color = color.RGBA{R: 255, G: 200, B: 60, A: 90}
+		band.Color = color.NRGBA{R: 255, G: 190, B: 40, A: 110}
 		band.LineStyle.Width = 0
 		p.Add(band)
 	}
@@ -262,7 +265,14 @@ func dotIntervals(title, xlabel string, rows []dotRow, o dotOpts) (template.HTML
 		p.Add(s)
 	}
 	nominalRows(p, labels)
-	fitX(p, all, o.Log)
+	// a log scale only where the values span a decade or more: within
+	// one, it would label a single tick
+	log := o.Log && wantLog(all, 10)
+	fitX(p, all, log)
+	if o.Log && !log {
+		p.X.Label.Text = strings.Replace(p.X.Label.Text, "log scale; ", "", 1)
+		p.X.Label.Text = strings.Replace(p.X.Label.Text, " (log scale)", "", 1)
+	}
 	return svgOf(p, chartWidth, rowsHeight(n))
 }
 
@@ -330,7 +340,9 @@ func sweepChart(points []sweepPoint) (template.HTML, error) {
 	p.Y.Label.Text = "latency (ns, log scale)"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
-	p.Legend.Top, p.Legend.Left = true, true
+	// the top right is where a sweep draws nothing: low latency at high
+	// rates is at the bottom right, the slow rates' tails at the top left
+	p.Legend.Top, p.Legend.Left = true, false
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	var xs, ys []float64
 	pcs := []struct {

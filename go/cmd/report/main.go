@@ -82,14 +82,16 @@ type inputs struct {
 
 func readInputs(paths []string, matrixPath string, stdin io.Reader) (inputs, error) {
 	var in inputs
-	stdinUsed := false
+	dashes := 0
 	for _, p := range paths {
 		if p == "-" {
-			if stdinUsed {
-				return in, badf("-: standard input given twice")
-			}
-			stdinUsed = true
+			dashes++
 		}
+	}
+	if dashes > 1 || (dashes == 1 && matrixPath == "-") {
+		return in, badf("-: standard input given twice")
+	}
+	for _, p := range paths {
 		data, label, err := openInput(p, stdin)
 		if err != nil {
 			return in, err

@@ -273,7 +273,7 @@ func versions(d *benchDoc, get func(cell) string) string {
 	var out []string
 	for _, c := range d.Cells {
 		v := get(c)
-		if v == "" || v == "none" || seen[v] {
+		if v == "" || v == "none" || v == "unknown" || seen[v] {
 			continue
 		}
 		seen[v] = true
@@ -380,7 +380,7 @@ func cellsSection(p *page, in inputs) *section {
 		if len(groups) == 0 {
 			continue
 		}
-		t := &table{Head: []string{"cell", "samples", "median of the samples", "the document's median [interval] over launches"}}
+		t := &table{Head: []string{"cell", "samples", "median of the samples", "the document's median [interval]"}}
 		for _, g := range groups {
 			st := stat[strings.TrimSuffix(g.Label, " [against]")]
 			doc := "n/a"
