@@ -173,9 +173,9 @@ type paired struct {
 }
 
 type pairCell struct {
-	Name   string    `json:"name"`
-	Side   string    `json:"side"`
-	Blocks []float64 `json:"block_ns_per_extraction"`
+	Name   string     `json:"name"`
+	Side   string     `json:"side"`
+	Blocks []*float64 `json:"block_ns_per_extraction"`
 }
 
 type pairRatio struct {

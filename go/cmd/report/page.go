@@ -363,8 +363,8 @@ func cellsSection(p *page, in inputs) *section {
 				if pc.Side == "against" {
 					label += " [against]"
 				}
-				if len(pc.Blocks) > 0 {
-					groups = append(groups, sampleGroup{Label: label, Values: pc.Blocks})
+				if v := values(pc.Blocks); len(v) > 0 {
+					groups = append(groups, sampleGroup{Label: label, Values: v})
 				}
 			}
 		} else {
