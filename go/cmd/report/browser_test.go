@@ -50,8 +50,9 @@ type rendered struct {
 
 // inspect reads the layout back: for every section its figures (each
 // figure's SVG, how many drawn elements and labels it has, its size on
-// screen) and its tables (body rows, columns, height), the table of
-// contents, the first section, and the resources the page fetched.
+// screen) and its tables (the body rows laid out with a height, columns,
+// height), the table of contents, the first section, and the resources the
+// page fetched.
 const inspect = `(() => {
   const sections = [...document.querySelectorAll('main > section')].map(s => ({
     id: s.id,
@@ -64,7 +65,7 @@ const inspect = `(() => {
               texts: svg.querySelectorAll('text').length, width: r.width, height: r.height};
     }),
     tables: [...s.querySelectorAll('table')].map(t => ({
-      rows: t.tBodies.length ? t.tBodies[0].rows.length : 0,
+      rows: t.tBodies.length ? [...t.tBodies[0].rows].filter(r => r.getBoundingClientRect().height > 0).length : 0,
       cols: t.tHead ? t.tHead.rows[0].cells.length : 0,
       height: t.getBoundingClientRect().height})),
   }));
