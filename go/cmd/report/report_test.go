@@ -317,3 +317,33 @@ func TestDeterministic(t *testing.T) {
 		t.Fatal("two runs on the same documents drew different pages")
 	}
 }
+
+// Documents with values at the edges (zeros, negatives, one sample, no
+// interval, an anatomy without its base cell, a sweep without latencies)
+// draw a page or fail with exit 3, never a Go panic.
+func TestEdgeValuesDraw(t *testing.T) {
+	head := `{"schema_version": 2, "generator": "cgocost bench", "machine": {"cpu_model": "x"}, `
+	docs := []string{
+		`"cells": [{"name": "a", "samples": [0, 0, 0]}]}`,
+		`"cells": [{"name": "a", "samples": [5]}, {"name": "b", "samples": [null, 1e9, 1e-9]}]}`,
+		`"cells": [{"name": "a", "samples": [1]}], "ratios": [{"name": "r", "metric": "wall", "statistics": {"median": -1, "ci_low": -2, "ci_high": 0}}, {"name": "s", "metric": "wall", "statistics": {"median": 2, "ci_low": null, "ci_high": 3}}]}`,
+		`"cells": [{"name": "a", "samples": [1]}], "ratios": [{"name": "event-bare mode=sync diff", "metric": "diff", "statistics": {"median": 0}}]}`,
+		`"cells": [{"name": "lib=archive/mode=sync/work=bare/p=1", "mode": {"requested": "sync"}, "statistics": {"median": 0}}], "ratios": [{"name": "event-bare mode=sync diff", "metric": "diff", "statistics": {"median": -3}}]}`,
+		`"cells": [{"name": "a", "mode": {"requested": "sync"}, "latency": {"load": "rate", "requested_rate": 0, "p50_ns": 0}}]}`,
+		`"cells": [{"name": "a", "floors": {"c_call_ns": 0, "spread": {"c_call": {"min_ns": 0, "max_ns": 0}}}}]}`,
+		`"cells": [{"name": "a"}], "paired": {"cells": [{"name": "a", "side": "this", "block_ns_per_extraction": [null, 3]}], "ratios": [{"name": "q", "estimate": 1, "low": 1, "high": 1}]}, "comparison": {"against": "b", "threshold": 0, "changes": [{"scenario": "a", "point": 0, "low": 0, "high": 0}]}}`,
+		`"cells": [{"name": "a"}], "decisions": [{"key": "async", "measured": true, "estimate": 0, "low": -1, "high": 5}, {"key": "link"}]}`,
+	}
+	for i, d := range docs {
+		code, html, stderr := report(t, head+d)
+		if code != 0 && code != 3 {
+			t.Errorf("document %d: exit %d (%s)", i, code, stderr)
+		}
+		if code == 0 && !strings.HasSuffix(html, "</html>\n") {
+			t.Errorf("document %d: a page cut short", i)
+		}
+		if code == 3 {
+			t.Logf("document %d: exit 3: %s", i, stderr)
+		}
+	}
+}
