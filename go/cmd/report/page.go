@@ -235,7 +235,7 @@ func decisionsSection(p *page, in inputs) *section {
 	}
 	sec := &section{ID: "decisions", Title: "Decisions",
 		Intro: "What the runs answer, per question: from the first document that measured it; a question no document measured says which command would."}
-	t := &table{Head: []string{"question", "answer", "figure", "estimate [interval]", "flips when", "from"}}
+	t := &table{Head: []string{"question", "answer", "figure", "estimate [interval]", "flips when (or what would measure it)", "from"}}
 	var rows []dotRow
 	for _, d := range picked {
 		q := d.Question
@@ -243,8 +243,8 @@ func decisionsSection(p *page, in inputs) *section {
 			q = d.Key
 		}
 		if !d.Measured {
-			t.add(tc(q), tcell{Text: "not measured in this run", Class: "muted"}, tcell{Text: "measure it with: " + str(d.Command, "no command given"), Class: "code"},
-				tc(""), tc(""), tc(d.from))
+			t.add(tc(q), tcell{Text: "not measured in this run", Class: "muted"}, tcell{Text: "none", Class: "muted"},
+				tc(""), tcell{Text: "measure it with: " + str(d.Command, "no command given"), Class: "code"}, tc(d.from))
 			continue
 		}
 		est := nump(d.Estimate)
