@@ -5,10 +5,12 @@
 set -eu
 
 # clang-14 with its sanitizer runtimes (libclang-rt-14-dev) and libFuzzer
-# (libfuzzer-14-dev) build the fuzz targets (make fuzz).
+# (libfuzzer-14-dev) build the fuzz targets (make fuzz). chromium renders the
+# HTML report in its browser test (make test-browser, mk/report.mk), with the
+# fonts its charts are measured in (fonts-liberation: gonum/plot's Liberation).
 PKGS="gcc make pkg-config jq clang-format libcmocka-dev libjansson-dev libmongocrypt-dev \
 golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 \
-clang-14 libclang-rt-14-dev libfuzzer-14-dev"
+clang-14 libclang-rt-14-dev libfuzzer-14-dev chromium fonts-liberation"
 
 missing=""
 for p in $PKGS; do

@@ -39,13 +39,20 @@ func (emptyImporter) Import(path string) (*types.Package, error) {
 	return p, nil
 }
 
-// matrixReader returns the document type of go/cmd/matrix. The matrix is a
-// main package, so its types are read from its source rather than imported.
+// matrixReader returns the document type of go/cmd/matrix.
 func matrixReader(t *testing.T) types.Type {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(matrixDir, "*.go"))
+	return mainPackageType(t, matrixDir, readerRoot)
+}
+
+// mainPackageType returns the type name declared by the Go files (tests
+// aside) of dir. The tools are main packages, so their types are read from
+// their source rather than imported.
+func mainPackageType(t *testing.T, dir, name string) types.Type {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil || len(paths) == 0 {
-		t.Fatalf("no Go files in %s (%v)", matrixDir, err)
+		t.Fatalf("no Go files in %s (%v)", dir, err)
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
@@ -59,9 +66,9 @@ func matrixReader(t *testing.T) types.Type {
 		}
 		files = append(files, f)
 	}
-	obj := typeCheck(t, fset, files).Scope().Lookup(readerRoot)
+	obj := typeCheck(t, fset, files).Scope().Lookup(name)
 	if obj == nil {
-		t.Fatalf("%s declares no type %s: the matrix reads the document into another type now; point readerRoot at it", matrixDir, readerRoot)
+		t.Fatalf("%s declares no type %s: the tool reads the document into another type now; point the test at it", dir, name)
 	}
 	return obj.Type()
 }
