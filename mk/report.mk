@@ -2,8 +2,8 @@
 # self-contained page, the decisions first, drawn by go/cmd/report
 # (html/template, gonum/plot charts inlined as SVG).
 #
-#   make report              bench --compare, --floors and --anatomy, each with
-#                            --format json into $(REPORT_OUT)/report-*.json, then
+#   make report              bench --compare, --floors and --anatomy, each
+#                            exporting its JSON to $(REPORT_OUT)/report-*.json, then
 #                            $(REPORT_OUT)/report.html (with build/matrix.json
 #                            when make matrix has written one)
 #   make report COMPARE_TIME=1 FLOORS_N=2000 ANATOMY_N=500 ANATOMY_R=2 ANATOMY_LAUNCHES=1
@@ -33,9 +33,10 @@ $(REPORT_TOOL): $(REPORT_SRCS)
 	@mkdir -p $(dir $@)
 	$(REPORT_GO) build -o $@ ./go/cmd/report
 
-# $(call report_json,FILE,BENCH ARGS): bench's document into FILE, through a
-# temporary file: a run that fails leaves no partial document.
-report_json = $(BUILD)/bench $(2) --format json > $(1).tmp || { s=$$?; rm -f $(1).tmp; exit $$s; }; mv $(1).tmp $(1)
+# $(call report_json,FILE,BENCH ARGS): the run's console text as make
+# compare prints it, and its document exported into FILE (--export: from
+# the same run, written atomically; a run that fails leaves none).
+report_json = $(BUILD)/bench $(2) --export json=$(1)
 
 report: $(EXES) $(REPORT_TOOL) ## make compare's measurement as one HTML page, the decisions first: build/report.html
 	@mkdir -p $(REPORT_OUT)
