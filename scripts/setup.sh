@@ -8,7 +8,7 @@ set -eu
 # (libfuzzer-14-dev) build the fuzz targets (make fuzz).
 PKGS="gcc make pkg-config jq clang-format libcmocka-dev libjansson-dev libmongocrypt-dev \
 golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 \
-clang-14 libclang-rt-14-dev libfuzzer-14-dev"
+clang-14 libclang-rt-14-dev libfuzzer-14-dev valgrind linux-perf"
 
 missing=""
 for p in $PKGS; do

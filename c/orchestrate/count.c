@@ -13,10 +13,11 @@
 #include "orchestrate/childargs.h"
 #include "stats/twolength.h"
 
-const char *const count_syscall_names[] = { "rt_sigprocmask", "sigaltstack", "futex",	     "mmap",
-					    "munmap",	      "madvise",     "nanosleep",    "clock_nanosleep",
-					    "sched_yield",    "epoll_pwait", "read",	     "write",
-					    "tgkill",	      "getpid",	     "rt_sigreturn", NULL };
+const char *const count_syscall_names[] = {
+	"rt_sigprocmask", "sigaltstack",     "futex",	     "mmap",	    "munmap", "madvise",
+	"nanosleep",	  "clock_nanosleep", "sched_yield",  "epoll_pwait", "read",   "write",
+	"tgkill",	  "getpid",	     "rt_sigreturn", "gettid",	    NULL
+};
 
 #define COUNT_ARGV_MAX	 160
 #define COUNT_STORE	 65536

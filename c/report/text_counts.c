@@ -11,8 +11,13 @@
 static const char *fig(char *buf, size_t len, const struct count_fig *f)
 {
 	const char *fmt = fabs(f->median) >= 10 ? "%.2f [%.2f .. %.2f]" : "%.4f [%.4f .. %.4f]";
+	double least = fabs(f->median) >= 10 ? 0.005 : 0.00005, v[3] = { f->median, f->min, f->max };
 
-	snprintf(buf, len, fmt, f->median, f->min, f->max);
+	/* what rounds to zero is printed as 0, not -0 */
+	for (int i = 0; i < 3; i++)
+		if (fabs(v[i]) < least)
+			v[i] = 0;
+	snprintf(buf, len, fmt, v[0], v[1], v[2]);
 	return buf;
 }
 
