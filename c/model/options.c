@@ -42,7 +42,7 @@ const struct optdef options_table[] = {
 	{.name = "stall-timeout", .arg = "<s>", .group = GROUP_RUN, .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1,
 	 .help = "give up (exit 3) when a caller makes no progress\nfor this long plus 20 batches at the warm-up's pace\n(default 20, 0: never)"},
 	{.name = "count", .arg = "<what>", .group = GROUP_RUN, .type = T_COUNT, .off = AT(count),
-	 .help = "count per extraction, with no clock: instructions (valgrind's\ncachegrind; sync, -p 1 only), syscalls (perf stat: system\ncalls in all and by name, context switches, page faults)\nor all; from 3 pairs of child runs at -n N and 2N, the\ndifference over N, median and range printed after the times.\nA cost of its own, after the timed run: at -n 100000 a sync\ncell takes about 10 s under valgrind and 4 s under perf on a\n2-CPU VM (12 child runs); a slower cell (Go 1.19) 17 s and 9 s"},
+	 .help = "count per extraction, no clock: instructions (valgrind's\ncachegrind; sync, -p 1 only), syscalls (perf stat: system\ncalls in all and by name, context switches, page faults)\nor all; 3 pairs of child runs at -n N and 2N, differenced\nover N: median and range, printed after the times. A cost\nof its own, after the timed run: at -n 100000 a sync cell\ntakes about 10 s under valgrind and 4 s under perf on\na 2-CPU VM (12 child runs); a slower one (Go 1.19) 17, 9 s"},
 	{.name = "rate", .arg = "<R>", .group = GROUP_RUN, .type = T_RATE, .off = AT(rate), .child = 1,
 	 .help = "open loop: R requests per second per plugin on a schedule\nfixed before the run; latency percentiles measured from\neach request's due time (-n requests, or --time)"},
 	{.name = "arrival", .arg = "<a>", .group = GROUP_RUN, .type = T_ARRIVAL, .off = AT(arrival), .child = 1,
