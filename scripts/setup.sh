@@ -10,7 +10,7 @@ set -eu
 # fonts its charts are measured in (fonts-liberation: gonum/plot's Liberation).
 PKGS="gcc make pkg-config jq clang-format libcmocka-dev libjansson-dev libmongocrypt-dev \
 golang-1.19-go libjemalloc2 libtcmalloc-minimal4 libmimalloc2.0 \
-clang-14 libclang-rt-14-dev libfuzzer-14-dev chromium fonts-liberation"
+clang-14 libclang-rt-14-dev libfuzzer-14-dev chromium fonts-liberation valgrind linux-perf"
 
 missing=""
 for p in $PKGS; do

@@ -130,6 +130,7 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 	case T_INTERLEAVE:
 	case T_ARRIVAL:
 	case T_HOSTCALLS:
+	case T_COUNT:
 		return option_set_choice(d, o, name, arg, err, errlen);
 	case T_TEXT:
 	case T_LIST:

@@ -46,6 +46,11 @@ const struct run_row *run_row(const struct options *o);
  * message printed. */
 int run_measure(const struct options *o, const struct machine *m, struct doc *d, struct doc *base);
 
+/* --count: the counts of the measured cell, after the measurement
+ * (cli/counting.c). EXIT_OK, or EXIT_RUN_FAILED when a count could not be
+ * taken (one line printed for each); the rest of the run goes on. */
+int run_count(const struct options *o, struct doc *d);
+
 /* analyse and compare: statistics, the kind's own analysis, the verdicts
  * against the base. EXIT_OK or EXIT_RUN_FAILED (printed). */
 int run_analyse(const struct options *o, const struct run_row *row, struct doc *d, struct doc *base);

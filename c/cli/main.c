@@ -147,10 +147,12 @@ static int exit_status(int argc, char **argv, int status)
 static int pipeline(const struct options *o, const struct run_row *row, const struct machine *m, struct doc *d,
 		    struct doc *base)
 {
-	int status;
+	int status, counted = EXIT_OK;
 
 	interrupt_doing(o->method == METHOD_HERE ? "the measurement" : "the start of the measurement");
 	status = run_measure(o, m, d, base);
+	if (status == EXIT_OK && o->count)
+		counted = run_count(o, d);
 	switch (row->output) {
 	case OUTPUT_AS_IS:
 		if (d->has_repeat)
@@ -169,7 +171,8 @@ static int pipeline(const struct options *o, const struct run_row *row, const st
 		status = run_analyse(o, row, d, base);
 	if (status != EXIT_OK)
 		return status;
-	return finish(save_and_report(o, row, d), "the report");
+	status = save_and_report(o, row, d);
+	return finish(status == EXIT_OK ? counted : status, "the report");
 }
 
 static int run(int argc, char **argv)

@@ -19,6 +19,7 @@
 #include "cli/exports.h"
 #include "cli/runkind.h"
 #include "cli/usage.h"
+#include "orchestrate/count.h"
 #include "orchestrate/reexec.h"
 #include "plugin/library.h"
 #include "plugin/symbols.h"
@@ -243,6 +244,10 @@ int setup(int argc, char **argv, struct options *o, struct machine *m, struct do
 	run_kind_resolve(o);
 	if (o->kind == RUN_JUDGE)
 		return EXIT_OK;
+	if (count_refusal(o, err, sizeof(err)) != NULL) {
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+		return EXIT_BAD_INPUT;
+	}
 	if (!has_builtin && o->nlibs == 0) {
 		fprintf(stderr,
 			"%s: this executable has no built-in plugin: name one with --plugin PATH (see %s --help)\n",

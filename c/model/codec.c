@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/codec_counts.h"
 #include "model/codec_fields.h"
 #include "model/codec_launch.h"
 #include "model/codec_options.h"
@@ -141,6 +142,8 @@ static void cell_fields(struct obj *o, void *rec)
 		f_sub(o, "vs_glibc", change_fields, &c->vs_glibc, NULL);
 	if (f_opt(o, "latency", &c->has_latency))
 		f_sub(o, "latency", codec_latency_fields, &c->latency, NULL);
+	if (f_opt(o, "counts", &c->has_counts))
+		f_sub(o, "counts", codec_counts_fields, &c->counts, NULL);
 }
 
 static void ratio_fields(struct obj *o, void *rec)

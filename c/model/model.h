@@ -216,6 +216,42 @@ struct change_rec {
  * M)."; in buf (128 bytes suffice). */
 const char *change_sentence(const struct change_rec *r, char *buf, size_t len);
 
+/* --count: what one extraction costs in counted work, no clock read
+ * (orchestrate/count.h): child runs of the cell at two lengths, -n N and
+ * -n 2N with the same warm-up, their totals differenced and divided by the
+ * extractions the longer one made more. One such figure a pair of runs;
+ * the figure is their median, with their range. NAN: not taken. */
+#define COUNT_PAIRS_MAX 8
+#define COUNT_NAMES_MAX 24
+#define COUNT_NAME_LEN	32
+
+struct count_fig {
+	double median, min, max;
+	double per_pair[COUNT_PAIRS_MAX];
+	size_t npairs;
+};
+
+struct count_syscall {
+	char name[COUNT_NAME_LEN]; /* a system call, or "other": the total less those named */
+	struct count_fig per_op;
+};
+
+struct counts_rec {
+	uint64_t n_short, n_long; /* -n of the two lengths */
+	uint64_t ops;		  /* extractions (events with --per-event) the long run made more */
+	uint32_t pairs;		  /* pairs of runs asked for */
+	int has_instructions;	  /* 0: not asked, or could not be taken (null in JSON) */
+	struct count_fig instructions;
+	char instructions_tool[64]; /* "valgrind-3.19.0 cachegrind" */
+	double instructions_s;	    /* wall time of its child runs */
+	int has_syscalls;
+	struct count_fig syscalls, context_switches, page_faults;
+	struct count_syscall by_name[COUNT_NAMES_MAX];
+	size_t nnames;
+	char syscalls_tool[64]; /* "perf stat" */
+	double syscalls_s;
+};
+
 /* The cell's statistics, once analysed. */
 struct cell_stats {
 	struct summary_rec time, cpu;
@@ -256,6 +292,8 @@ struct cell_rec {
 	struct change_rec vs_glibc;
 	int has_latency; /* an open-loop run: the latency of its (one) launch */
 	struct latency_rec latency;
+	int has_counts; /* --count: absent from documents before it */
+	struct counts_rec counts;
 };
 
 struct ratio_rec {

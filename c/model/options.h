@@ -60,6 +60,8 @@ enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH, FORMAT_MARKDOWN };
 enum interleave { INTERLEAVE_AUTO = 0, INTERLEAVE_PAIRS, INTERLEAVE_LAUNCHES };
 /* --host-calls: how an event's --per-event K fields reach the plugin */
 enum host_calls { HOST_CALLS_PER_FIELD = 0, HOST_CALLS_BATCHED, HOST_CALLS_BOTH };
+/* --count: what is counted per extraction, a bit each (orchestrate/count.h) */
+enum count_what { COUNT_INSTRUCTIONS = 1, COUNT_SYSCALLS = 2, COUNT_ALL = 3 };
 
 struct options {
 	uint64_t n;	  /* -n: timed extraction requests per plugin */
@@ -126,6 +128,7 @@ struct options {
 	int per_event_set;
 	enum host_calls host_calls; /* --host-calls: K calls of one field, or one call of K */
 	int host_calls_set;
+	uint32_t count; /* --count: enum count_what bits; 0: nothing counted */
 	/* paired runs */
 	enum interleave interleave; /* --interleave: pairs or launches (auto: pairs where they apply) */
 	int paired;		    /* derived: this run compares in paired blocks */
@@ -170,6 +173,7 @@ enum opt_type {
 	T_REAL,	      /* double in (0, max] */
 	T_INTERLEAVE, /* enum interleave */
 	T_HOSTCALLS,  /* enum host_calls */
+	T_COUNT,      /* enum count_what, as uint32_t */
 };
 
 /* The usage text's groups, in order. */
@@ -231,7 +235,7 @@ int option_in_bounds(const char *name, const char *shown, uint64_t v, uint64_t m
 void option_name(const struct optdef *d, char *buf, size_t len);
 
 /* Sets a named choice (a work, a format, a scenario, an allocator, an
- * interleaving, an arrival) from its word: the command line's and the JSON
+ * interleaving, an arrival, a count) from its word: the command line's and the JSON
  * record's one reading of it. 0, or -1 with "NAME: 'x' is not one of ..."
  * in err. */
 int option_set_choice(const struct optdef *d, struct options *o, const char *name, const char *arg, char *err,

@@ -11,6 +11,21 @@ static void per_field_metric(FILE *out, const struct launch_rec *l, double ns_pe
 	fputc('\n', out);
 }
 
+/* --count: pair k's counts on the cell's k-th line (benchstat takes each
+ * line as a sample of every unit on it: the pairs are the counts' samples,
+ * the batches the times'). */
+static void count_metrics(FILE *out, const struct cell_rec *c, size_t k)
+{
+	const struct counts_rec *r = &c->counts;
+
+	if (!c->has_counts)
+		return;
+	if (r->has_instructions && k < r->instructions.npairs)
+		fprintf(out, "\t%.2f instr/op", r->instructions.per_pair[k]);
+	if (r->has_syscalls && k < r->syscalls.npairs)
+		fprintf(out, "\t%.4f syscalls/op", r->syscalls.per_pair[k]);
+}
+
 void report_gobench(FILE *out, const struct doc *d)
 {
 	const char *arch = d->machine.arch;
@@ -50,6 +65,7 @@ void report_gobench(FILE *out, const struct doc *d)
 			for (size_t k = 0; k < p->nbatches; k++) {
 				double per = (double)p->batches[k].ns / (double)p->batches[k].ops;
 				fprintf(out, "%s\t%llu\t%.2f ns/op", name, (unsigned long long)p->batches[k].ops, per);
+				count_metrics(out, c, j * p->nbatches + k);
 				per_field_metric(out, &c->launches[0], per);
 			}
 		}

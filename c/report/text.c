@@ -265,8 +265,10 @@ void report_single_text(FILE *out, const struct doc *d)
 {
 	for (size_t i = 0; i < d->ncells; i++)
 		report_run_text(out, d, &d->cells[i]);
-	for (size_t i = 0; i < d->ncells; i++)
+	for (size_t i = 0; i < d->ncells; i++) {
 		report_cell_summary(out, d, &d->cells[i], 1);
+		report_counts_text(out, d, &d->cells[i]);
+	}
 	report_ratios_text(out, d);
 	report_gap_policy_text(out, d);
 }

@@ -70,5 +70,8 @@ void report_sweep_text(FILE *out, const struct doc *d);
 
 /* The warnings a document calls for, as a fixed set of sentences. */
 void report_warnings(FILE *err, const struct doc *d);
+/* --count: the counts: block of a counted cell, nothing for another
+ * (text_counts.c). */
+void report_counts_text(FILE *out, const struct doc *d, const struct cell_rec *c);
 
 #endif

@@ -1,0 +1,331 @@
+/* orchestrate/count.c — see count.h. */
+#include "orchestrate/count.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/status.h"
+#include "model/countparse.h"
+#include "orchestrate/child.h"
+#include "orchestrate/childargs.h"
+#include "stats/twolength.h"
+
+const char *const count_syscall_names[] = {
+	"rt_sigprocmask", "sigaltstack",     "futex",	     "mmap",	    "munmap", "madvise",
+	"nanosleep",	  "clock_nanosleep", "sched_yield",  "epoll_pwait", "read",   "write",
+	"tgkill",	  "getpid",	     "rt_sigreturn", "gettid",	    NULL
+};
+
+#define COUNT_ARGV_MAX	 160
+#define COUNT_STORE	 65536
+#define COUNT_NAMED	 (sizeof(count_syscall_names) / sizeof(count_syscall_names[0]) - 1)
+#define COUNT_EVENTS_LEN 2048
+
+_Static_assert(COUNT_NAMED + 1 <= COUNT_NAMES_MAX, "the named system calls and other fit the record");
+
+const char *count_refusal(const struct options *o, char *buf, size_t len)
+{
+	if (o->count == 0)
+		return NULL;
+	if (o->kind != RUN_SINGLE)
+		snprintf(buf, len,
+			 "--count counts the cell of a single launch: not a run of kind %s (--compare, --anatomy, "
+			 "--against, baselines, --launches and the other comparisons come later)",
+			 run_kind_name(o->kind));
+	else if (options_latency(o))
+		snprintf(buf, len, "--count counts a closed loop of -n extractions: not --rate or --gap-us");
+	else if (o->lifecycle)
+		snprintf(buf, len, "--count counts one cell: --scenario lifecycle measures two in one process");
+	else if (o->nlibs > 1)
+		snprintf(buf, len, "--count counts the whole process: one --plugin at a time");
+	else if (!(o->count & COUNT_INSTRUCTIONS))
+		return NULL;
+	else if (o->async)
+		snprintf(buf, len,
+			 "--count instructions: an async cell's count would include its worker's spinning while it "
+			 "waits for requests, which grows with time, not with extractions (--count syscalls counts "
+			 "async cells)");
+	else if (o->plugins > 1)
+		snprintf(buf, len,
+			 "--count instructions: -p %u callers would run one at a time under valgrind, and their waits "
+			 "for each other would be counted as work: count -p 1 (--count syscalls takes -p > 1)",
+			 o->plugins);
+	else if (o->busy)
+		snprintf(buf, len,
+			 "--count instructions: the --busy library's thread extracts while the callers do, a count "
+			 "that grows with time, not with the callers' extractions");
+	else if (o->malloc_name || o->count_allocs)
+		snprintf(buf, len,
+			 "--count instructions: --malloc and --count-allocs re-execute the process with a preload, "
+			 "which valgrind would not follow");
+	else
+		return NULL;
+	return buf;
+}
+
+/* name's path in PATH; 0, or -1 when no executable file of that name is
+ * on it. */
+static int find_tool(const char *name, char *path, size_t len)
+{
+	const char *p = getenv("PATH");
+
+	while (p && *p) {
+		size_t n = strcspn(p, ":");
+		if (n > 0 && (size_t)snprintf(path, len, "%.*s/%s", (int)n, p, name) < len && access(path, X_OK) == 0)
+			return 0;
+		p += n + (p[n] == ':');
+	}
+	return -1;
+}
+
+/* The first line of text holding word (perf's "Error:", "event syntax
+ * error"), into buf; 0, or -1 when none does. */
+static int line_with(const char *text, const char *word, char *buf, size_t len)
+{
+	const char *at = text ? strstr(text, word) : NULL, *start;
+
+	if (at == NULL)
+		return -1;
+	for (start = at; start > text && start[-1] != '\n'; start--)
+		;
+	snprintf(buf, len, "%.*s", (int)strcspn(start, "\n"), start);
+	return 0;
+}
+
+/* One counted run: the tool's arguments (pre, npre of them), then exe
+ * with the cell's options at -n n, as a child launch. Its stderr into
+ * *errors (malloc'd). EXIT_OK, or EXIT_RUN_FAILED with why. */
+static int counted_run(const char *const *pre, int npre, const char *exe, const struct options *o, uint64_t n,
+		       char **errors, char *why, size_t whylen)
+{
+	struct options one = *o;
+	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), reason[512];
+	struct child c;
+	int k = 0, m;
+	enum child_kind kind;
+
+	*errors = NULL;
+	if (store == NULL) {
+		snprintf(why, whylen, "out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	one.n = n;
+	one.n_set = 1;
+	one.floors = 0;
+	one.count = 0;
+	for (; k < npre; k++)
+		argv[k] = (char *)pre[k];
+	argv[k++] = (char *)exe;
+	if ((m = options_child_args(&one, argv + k, COUNT_ARGV_MAX - k - 2, store, COUNT_STORE)) < 0) {
+		snprintf(why, whylen, "the counted run's arguments do not fit");
+		free(store);
+		return EXIT_RUN_FAILED;
+	}
+	k += m;
+	argv[k++] = "--emit-launch";
+	argv[k] = NULL;
+	child_init(&c, 0);
+	kind = child_run(&c, argv, reason, sizeof(reason));
+	if (kind != CHILD_OK) {
+		char line[400];
+		if (line_with(c.errors, "rror", line, sizeof(line)) == 0 && strncmp(line, "bench", 5) != 0)
+			snprintf(reason, sizeof(reason), "%.400s", line);
+		snprintf(why, whylen, "%.200s %s at -n %llu: %.300s", pre[0], child_verb(kind), (unsigned long long)n,
+			 reason);
+	} else {
+		*errors = c.errors;
+		c.errors = NULL;
+	}
+	child_close(&c);
+	free(store);
+	return kind == CHILD_OK ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* The figure of one count from its per-pair values. */
+static void fig_close(struct count_fig *f)
+{
+	twolength_spread(f->per_pair, f->npairs, &f->median, &f->min, &f->max);
+}
+
+/* The lengths of the pairs and what the longer run does more. */
+static void lengths(const struct options *o, struct counts_rec *r)
+{
+	r->n_short = o->n;
+	r->n_long = 2 * o->n;
+	r->ops = (r->n_long - r->n_short) * o->plugins;
+	r->pairs = COUNT_PAIRS;
+}
+
+/* GODEBUG with asyncpreemptoff=1 added for the children, and back. */
+static char *godebug_push(void)
+{
+	const char *old = getenv("GODEBUG");
+	char *saved = old ? strdup(old) : NULL, val[1024];
+
+	snprintf(val, sizeof(val), "%s%sasyncpreemptoff=1", old ? old : "", old && *old ? "," : "");
+	setenv("GODEBUG", val, 1);
+	return saved;
+}
+
+static void godebug_pop(char *saved)
+{
+	if (saved)
+		setenv("GODEBUG", saved, 1);
+	else
+		unsetenv("GODEBUG");
+	free(saved);
+}
+
+int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	char tool[4096], *errors = NULL, why[1024], version[48] = "";
+	const char *pre[] = { tool, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null" };
+	uint64_t start = now_ns(), total[2];
+	int status = EXIT_OK;
+	char *saved;
+
+	lengths(o, r);
+	r->has_instructions = 0;
+	memset(&r->instructions, 0, sizeof(r->instructions));
+	if (find_tool("valgrind", tool, sizeof(tool)) != 0) {
+		snprintf(err, errlen,
+			 "--count instructions: valgrind is not in PATH: instructions were not counted (make setup "
+			 "installs it)");
+		return EXIT_RUN_FAILED;
+	}
+	saved = godebug_push();
+	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
+		for (int s = 0; status == EXIT_OK && s < 2; s++) {
+			/* the pairs alternate which length runs first */
+			int is_long = (int)((p + (uint32_t)s) % 2);
+			status = counted_run(pre, 4, exe, o, is_long ? r->n_long : r->n_short, &errors, why,
+					     sizeof(why));
+			if (status == EXIT_OK && countparse_cachegrind(errors, &total[is_long], version,
+								       sizeof(version), why, sizeof(why)) != 0)
+				status = EXIT_RUN_FAILED;
+			free(errors);
+			errors = NULL;
+		}
+		if (status == EXIT_OK)
+			r->instructions.per_pair[r->instructions.npairs++] =
+				twolength_per_op(total[0], total[1], r->ops);
+	}
+	godebug_pop(saved);
+	r->instructions_s = (double)(now_ns() - start) / 1e9;
+	if (status != EXIT_OK) {
+		snprintf(err, errlen, "--count instructions: %s: instructions were not counted", why);
+		return status;
+	}
+	snprintf(r->instructions_tool, sizeof(r->instructions_tool), "%s cachegrind",
+		 version[0] ? version : "valgrind");
+	fig_close(&r->instructions);
+	r->has_instructions = 1;
+	return EXIT_OK;
+}
+
+/* The perf events, in the order of the record: the total, the context
+ * switches, the page faults, then one tracepoint a name. */
+static void perf_events(char *buf, size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "raw_syscalls:sys_enter,context-switches,page-faults");
+
+	for (size_t i = 0; i < COUNT_NAMED && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, ",syscalls:sys_enter_%s", count_syscall_names[i]);
+}
+
+/* The counts of one perf run: [0] every system call, [1] context switches,
+ * [2] page faults, [3 + i] count_syscall_names[i]. 0, or -1 with why. */
+static int perf_totals(const char *errors, uint64_t *v, char *why, size_t whylen)
+{
+	char ev[96];
+
+	if (countparse_perf_stat(errors, "raw_syscalls:sys_enter", &v[0], why, whylen) != 0 ||
+	    countparse_perf_stat(errors, "context-switches", &v[1], why, whylen) != 0 ||
+	    countparse_perf_stat(errors, "page-faults", &v[2], why, whylen) != 0)
+		return -1;
+	for (size_t i = 0; i < COUNT_NAMED; i++) {
+		snprintf(ev, sizeof(ev), "syscalls:sys_enter_%s", count_syscall_names[i]);
+		if (countparse_perf_stat(errors, ev, &v[3 + i], why, whylen) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Per-pair figures of the perf counts from the two runs' totals. */
+static void perf_pair(struct counts_rec *r, const uint64_t *s, const uint64_t *l)
+{
+	uint64_t named_s = 0, named_l = 0;
+	size_t p = r->syscalls.npairs++;
+
+	r->context_switches.npairs = r->page_faults.npairs = r->syscalls.npairs;
+	r->syscalls.per_pair[p] = twolength_per_op(s[0], l[0], r->ops);
+	r->context_switches.per_pair[p] = twolength_per_op(s[1], l[1], r->ops);
+	r->page_faults.per_pair[p] = twolength_per_op(s[2], l[2], r->ops);
+	for (size_t i = 0; i < COUNT_NAMED; i++) {
+		r->by_name[i].per_op.per_pair[p] = twolength_per_op(s[3 + i], l[3 + i], r->ops);
+		r->by_name[i].per_op.npairs = p + 1;
+		named_s += s[3 + i];
+		named_l += l[3 + i];
+	}
+	/* other: the total less the named; a tracepoint per name and the raw
+	 * one see the same calls, so this is never negative within a run */
+	r->by_name[COUNT_NAMED].per_op.per_pair[p] =
+		twolength_per_op(s[0] > named_s ? s[0] - named_s : 0, l[0] > named_l ? l[0] - named_l : 0, r->ops);
+	r->by_name[COUNT_NAMED].per_op.npairs = p + 1;
+}
+
+int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	char tool[4096], events[COUNT_EVENTS_LEN], *errors = NULL, why[1024];
+	const char *pre[] = { tool, "stat", "-x,", "-e", events, "--" };
+	uint64_t start = now_ns(), v[2][3 + COUNT_NAMED];
+	int status = EXIT_OK;
+
+	lengths(o, r);
+	r->has_syscalls = 0;
+	memset(&r->syscalls, 0, sizeof(r->syscalls));
+	memset(&r->context_switches, 0, sizeof(r->context_switches));
+	memset(&r->page_faults, 0, sizeof(r->page_faults));
+	memset(r->by_name, 0, sizeof(r->by_name));
+	r->nnames = 0;
+	if (find_tool("perf", tool, sizeof(tool)) != 0) {
+		snprintf(err, errlen,
+			 "--count syscalls: perf is not in PATH: system calls were not counted (make setup installs "
+			 "it)");
+		return EXIT_RUN_FAILED;
+	}
+	perf_events(events, sizeof(events));
+	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
+		for (int s = 0; status == EXIT_OK && s < 2; s++) {
+			int is_long = (int)((p + (uint32_t)s) % 2);
+			status = counted_run(pre, 6, exe, o, is_long ? r->n_long : r->n_short, &errors, why,
+					     sizeof(why));
+			if (status == EXIT_OK && perf_totals(errors, v[is_long], why, sizeof(why)) != 0)
+				status = EXIT_RUN_FAILED;
+			free(errors);
+			errors = NULL;
+		}
+		if (status == EXIT_OK)
+			perf_pair(r, v[0], v[1]);
+	}
+	r->syscalls_s = (double)(now_ns() - start) / 1e9;
+	if (status != EXIT_OK) {
+		snprintf(err, errlen, "--count syscalls: %s: system calls were not counted", why);
+		return status;
+	}
+	for (size_t i = 0; i <= COUNT_NAMED; i++) {
+		snprintf(r->by_name[i].name, sizeof(r->by_name[i].name), "%s",
+			 i < COUNT_NAMED ? count_syscall_names[i] : "other");
+		fig_close(&r->by_name[i].per_op);
+	}
+	r->nnames = COUNT_NAMED + 1;
+	fig_close(&r->syscalls);
+	fig_close(&r->context_switches);
+	fig_close(&r->page_faults);
+	snprintf(r->syscalls_tool, sizeof(r->syscalls_tool), "perf stat");
+	r->has_syscalls = 1;
+	return EXIT_OK;
+}

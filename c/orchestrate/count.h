@@ -1,0 +1,43 @@
+/* orchestrate/count.h — --count: what one extraction of a single launch's
+ * cell costs in counted work, read from no clock. The cell runs again as
+ * child launches of this executable (--emit-launch, its document thrown
+ * away) under a counting tool, at two lengths: -n N and -n 2N, the same
+ * warm-up, batches and options, no floors. The longer run's total less the
+ * shorter's, over the extractions it made more, is the count per
+ * extraction: start-up, loading, warm-up and exit cancel out. COUNT_PAIRS
+ * pairs are run; the figure is their median, with their range.
+ *   - instructions: valgrind --tool=cachegrind --cache-sim=no, its "I refs"
+ *     total; GODEBUG=asyncpreemptoff=1 in the child (valgrind cannot take
+ *     the Go runtime's preemption signal). Counts every thread: so refused
+ *     for an async cell (the worker spins while it waits) and for -p > 1.
+ *   - syscalls: perf stat -x, -e raw_syscalls:sys_enter (every system
+ *     call), a tracepoint per usual name (count_syscall_names; "other" is
+ *     the rest), and the software events context-switches and page-faults.
+ * The children are of orchestrate/child.h: none outlives its run. */
+#ifndef CGOCOST_ORCHESTRATE_COUNT_H
+#define CGOCOST_ORCHESTRATE_COUNT_H
+
+#include <stddef.h>
+
+#include "model/model.h"
+
+#define COUNT_PAIRS 3
+
+/* The system calls counted by name, NULL-terminated (x86-64 and arm64
+ * tracepoint names). */
+extern const char *const count_syscall_names[];
+
+/* Why the options cannot be counted as asked (the message of an exit 2,
+ * given before anything is measured), or NULL when they can. o's kind is
+ * resolved. */
+const char *count_refusal(const struct options *o, char *buf, size_t len);
+
+/* Counts the instructions of exe's cell as o says into r (has_instructions
+ * and its figures; r's lengths too). EXIT_OK, or EXIT_RUN_FAILED with one
+ * line in err: valgrind not in PATH, or a run that failed. */
+int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen);
+
+/* The same for the system calls, context switches and page faults (perf). */
+int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,25 @@
+/* stats/twolength.h — a count per operation from two runs of different
+ * lengths: what the longer run did more, over the operations it made more.
+ * Whatever both runs do alike (start-up, warm-up, the exit) cancels out;
+ * what is left is the work of the extra operations. Pure arithmetic, for
+ * --count (orchestrate/count.h). */
+#ifndef CGOCOST_STATS_TWOLENGTH_H
+#define CGOCOST_STATS_TWOLENGTH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* (long_total - short_total) / ops: may be negative when what is counted
+ * does not grow with the length (noise); NAN when ops is 0. */
+double twolength_per_op(uint64_t short_total, uint64_t long_total, uint64_t ops);
+
+/* The median, the smallest and the largest of x[0..n) (NAN-free,
+ * unsorted, not modified): the figure of several pairs and their spread.
+ * All NAN when n is 0. */
+void twolength_spread(const double *x, size_t n, double *median, double *min, double *max);
+
+/* The range as a percent of the median's magnitude: 100 (max - min) /
+ * |median|; NAN when the median is 0 or undefined. */
+double twolength_range_pct(double median, double min, double max);
+
+#endif

@@ -1,0 +1,220 @@
+package integration
+
+// --count: instructions (valgrind) and system calls (perf) per extraction,
+// counted in child runs at two lengths. Counts, not times: no assertion
+// here depends on a quiet machine.
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// needsTool skips a test whose counting tool is not installed (make setup
+// installs both), or that would run a sanitized build under valgrind.
+func needsTool(t *testing.T, tool string) {
+	t.Helper()
+	if _, err := exec.LookPath(tool); err != nil {
+		t.Skipf("%s is not installed (make setup installs it)", tool)
+	}
+	if tool == "valgrind" && os.Getenv("CGOCOST_SANITIZER") != "" {
+		t.Skip("a sanitized build does not run under valgrind")
+	}
+}
+
+// leftBehind lists the processes whose command line holds marker (a
+// --warmup value no other test uses): a counted run's children, valgrind's
+// or perf's, must all be gone when it has exited.
+func leftBehind(t *testing.T, marker string) []string {
+	t.Helper()
+	var left []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range dirs {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if strings.Contains(string(data), "--warmup\x00"+marker+"\x00") {
+			left = append(left, strings.ReplaceAll(string(data), "\x00", " "))
+		}
+	}
+	return left
+}
+
+var countFigure = regexp.MustCompile(`^#   instructions\s+(-?[0-9.]+) \[(-?[0-9.]+) \.\. (-?[0-9.]+)\] \(range [0-9.]+%\)  Valgrind-[0-9.]+ cachegrind, 6 runs in [0-9.]+ s$`)
+
+// The sync mock's instructions per extraction: a positive count with the
+// range of its three pairs, after the times; the seed line first, as
+// always; nothing left running.
+func TestCountInstructionsSync(t *testing.T) {
+	needsTool(t, "valgrind")
+	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--count", "instructions", "-n", "20000", "--warmup", "1237")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	seedLines(t, r, 1, "20000")
+	lines := strings.Split(r.stdout, "\n")
+	var counts, times int
+	var fig []string
+	for i, l := range lines {
+		if strings.HasPrefix(l, "# time:") {
+			times = i
+		}
+		if strings.HasPrefix(l, "# counts: per extraction, no clock: -n 40000 less -n 20000 (the same warm-up, 1237)") {
+			counts = i
+		}
+		if m := countFigure.FindStringSubmatch(l); m != nil {
+			fig = m
+		}
+	}
+	if counts == 0 || counts < times || fig == nil {
+		t.Fatalf("no counts: block with the instructions after the times:\n%s", r.stdout)
+	}
+	med, _ := strconv.ParseFloat(fig[1], 64)
+	lo, _ := strconv.ParseFloat(fig[2], 64)
+	hi, _ := strconv.ParseFloat(fig[3], 64)
+	// the crossing alone is hundreds of instructions; the whole driver
+	// and runtime per call far fewer than 100000
+	if !(med > 100 && med < 100000 && lo <= med && med <= hi) {
+		t.Errorf("instructions per extraction %v [%v .. %v]: not a positive count with its range", med, lo, hi)
+	}
+	if strings.Contains(r.stdout, "system calls") {
+		t.Errorf("--count instructions counted system calls too:\n%s", r.stdout)
+	}
+	if left := leftBehind(t, "1237"); len(left) > 0 {
+		t.Errorf("processes left behind: %q", left)
+	}
+}
+
+// What cannot be counted as asked is refused before anything is measured,
+// exit 2, the reason named: an async cell (its worker spins), -p > 1, and
+// a run that is no single launch.
+func TestCountRefusals(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--count", "instructions", "-a"}, "worker's spinning"},
+		{[]string{"--count", "all", "-a"}, "worker's spinning"},
+		{[]string{"--count", "instructions", "-p", "2"}, "-p 2 callers would run one at a time under valgrind"},
+		{[]string{"--count", "syscalls", "--compare"}, "--count counts the cell of a single launch"},
+		{[]string{"--count", "syscalls", "--rate", "1000"}, "not --rate or --gap-us"},
+		{[]string{"--count", "cycles"}, "--count: 'cycles' is not one of instructions, syscalls, all"},
+	} {
+		r := run(t, bench, nil, c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || r.stdout != "" ||
+			strings.Count(strings.TrimRight(r.stderr, "\n"), "\n") != 0 {
+			t.Errorf("%v: exit %d, want 2 with one line saying %q; stdout %q, stderr %q", c.args, r.code, c.want, r.stdout, r.stderr)
+		}
+	}
+}
+
+type countFig struct {
+	Median, Min, Max *float64
+	Pairs            []*float64
+}
+
+type countDoc struct {
+	Cells []struct {
+		Counts *struct {
+			Extractions  uint64
+			Instructions *json.RawMessage
+			Syscalls     *struct {
+				Tool          string
+				PerExtraction countFig `json:"per_extraction"`
+				ByName        []struct {
+					Name          string
+					PerExtraction countFig `json:"per_extraction"`
+				} `json:"by_name"`
+				ContextSwitches countFig `json:"context_switches"`
+				PageFaults      countFig `json:"page_faults"`
+			}
+		}
+	}
+}
+
+func finiteFig(f countFig) bool {
+	if f.Median == nil || f.Min == nil || f.Max == nil || len(f.Pairs) != 3 {
+		return false
+	}
+	for _, v := range append(f.Pairs, f.Median, f.Min, f.Max) {
+		if v == nil || math.IsNaN(*v) || math.IsInf(*v, 0) {
+			return false
+		}
+	}
+	return *f.Min <= *f.Median && *f.Median <= *f.Max
+}
+
+// System calls per extraction of an async cell (allowed: perf counts
+// calls, not spinning): a finite count with its range, by name, with the
+// context switches and page faults, in the JSON document.
+func TestCountSyscalls(t *testing.T) {
+	needsTool(t, "perf")
+	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--count", "syscalls", "-a", "-n", "20000", "--warmup", "1238", "--format", "json")
+	if r.code == 3 && strings.Contains(r.stderr, "perf") {
+		t.Skipf("perf cannot count here: %s", r.stderr)
+	}
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var d countDoc
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Cells) != 1 || d.Cells[0].Counts == nil || d.Cells[0].Counts.Syscalls == nil {
+		t.Fatalf("no counts.syscalls in the cell:\n%s", r.stdout)
+	}
+	c := d.Cells[0].Counts
+	if c.Extractions != 20000 || c.Instructions != nil && string(*c.Instructions) != "null" {
+		t.Errorf("extractions %d (want 20000), instructions %v (want null: not asked for)", c.Extractions, c.Instructions)
+	}
+	s := c.Syscalls
+	if !finiteFig(s.PerExtraction) || !finiteFig(s.ContextSwitches) || !finiteFig(s.PageFaults) {
+		t.Errorf("not a finite count with its range: %+v", s)
+	}
+	names := map[string]bool{}
+	for _, n := range s.ByName {
+		names[n.Name] = true
+		if !finiteFig(n.PerExtraction) {
+			t.Errorf("%s: not a finite count", n.Name)
+		}
+	}
+	for _, want := range []string{"rt_sigprocmask", "sigaltstack", "futex", "nanosleep", "other"} {
+		if !names[want] {
+			t.Errorf("no %s among the names %v", want, names)
+		}
+	}
+	if left := leftBehind(t, "1238"); len(left) > 0 {
+		t.Errorf("processes left behind: %q", left)
+	}
+}
+
+// A counting tool missing from PATH: one line naming it and exit 3, the
+// times still reported, and no count printed as a zero.
+func TestCountToolMissing(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	for _, c := range []struct{ what, tool string }{{"instructions", "valgrind"}, {"syscalls", "perf"}} {
+		r := run(t, bench, []string{"PATH=" + t.TempDir()}, "--count", c.what, "-n", "2000")
+		lines := strings.Split(strings.TrimRight(r.stderr, "\n"), "\n")
+		var said []string
+		for _, l := range lines {
+			if !strings.HasPrefix(l, "warning:") {
+				said = append(said, l)
+			}
+		}
+		if r.code != 3 || len(said) != 1 || !strings.Contains(said[0], c.tool+" is not in PATH") {
+			t.Errorf("--count %s without %s: exit %d, want 3 with one line naming it; stderr:\n%s", c.what, c.tool, r.code, r.stderr)
+		}
+		seedLines(t, r, 1, "2000")
+		if !strings.Contains(r.stdout, "not counted") || regexp.MustCompile(`(instructions|system calls)\s+0\.0`).MatchString(r.stdout) {
+			t.Errorf("--count %s without %s: want 'not counted', never a zero:\n%s", c.what, c.tool, r.stdout)
+		}
+	}
+}
