@@ -136,7 +136,7 @@ static int judges_async(const struct options *o)
 {
 	if (o->base == BASE_NONE || run_kind_is_child(o->kind))
 		return 0;
-	return o->async || o->compare || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
+	return o->async || o->kind == RUN_COMPARE || (o->kind == RUN_PER_EVENT && o->host_calls == HOST_CALLS_BOTH);
 }
 
 /* The machine, and the CPUs --cpus names in it. */
