@@ -19,6 +19,7 @@
 #include "base/sysinfo.h"
 #include "model/codec.h"
 #include "orchestrate/child.h"
+#include "orchestrate/childcpu.h"
 #include "orchestrate/childmsg.h"
 #include "stats/stats.h"
 #include "timing/blocks.h"
@@ -117,6 +118,47 @@ static int send_cmd(struct server *s, uint32_t op, uint64_t lead_in_ns)
 
 /* --- the run ------------------------------------------------------------------ */
 
+/* The first reply of a child starting up (load, warm-up): bounded as a
+ * launch's start is (plan.h), then, for as long as it keeps using CPU, in
+ * slices of --stall-timeout, up to PAIRS_READY_MAX_FACTOR times that bound.
+ * On a loaded machine an async warm-up is slow without being stuck: each
+ * handoff waits until the worker gets a CPU (milliseconds a call at a load
+ * of 8 on 2 CPUs, past the bound's 20 us); a stopped or blocked child uses
+ * no CPU and ends at the bound. As receive; 2 with the reason in err, the
+ * child killed. */
+static int receive_ready(struct server *s, const struct options *o, char *err, size_t errlen)
+{
+	int bound = plan_bound_ms(o, 0), slice = stall_ms(o), waited = bound, judged = bound, busy = 0, got;
+	int64_t cpu = child_group_cpu_ns(s->c.pid), before;
+
+	got = receive(s, &s->ready, bound);
+	while (got == 2 && slice > 0) {
+		before = cpu;
+		cpu = child_group_cpu_ns(s->c.pid);
+		busy = before >= 0 && cpu >= 0 && (double)(cpu - before) >= PAIRS_READY_MIN_CPU_SHARE * 1e6 * judged;
+		if (!busy || waited >= PAIRS_READY_MAX_FACTOR * bound)
+			break;
+		got = receive(s, &s->ready, slice);
+		waited += slice;
+		judged = slice;
+	}
+	if (got != 2)
+		return got;
+	child_reap(&s->c, 0);
+	if (busy)
+		snprintf(err, errlen,
+			 "paired launch of %s (%s) stalled before its first block: not ready after %d s, though it "
+			 "kept using CPU (%d x its bound of %d s, the most a start-up may take); killed",
+			 s->v->exe, s->v->async ? "async" : "sync", waited / 1000, PAIRS_READY_MAX_FACTOR,
+			 bound / 1000);
+	else
+		snprintf(err, errlen,
+			 "paired launch of %s (%s) stalled before its first block: not ready after %d s (2 x "
+			 "--stall-timeout + 10 s + its warm-up, then as long as it used CPU); killed",
+			 s->v->exe, s->v->async ? "async" : "sync", waited / 1000);
+	return 2;
+}
+
 static int start(struct server *s, const struct options *o, int cpu, char *err, size_t errlen)
 {
 	char *argv[PLAN_MAX_ARGS + 4], store[PLAN_ARGS_BYTES], blockns[32];
@@ -141,16 +183,9 @@ static int start(struct server *s, const struct options *o, int cpu, char *err, 
 	argv[n + 2] = NULL;
 	if (child_spawn(&s->c, CHILD_SERVER, argv, err, errlen) != 0)
 		return EXIT_RUN_FAILED;
-	/* its start-up (load, warm-up) is bounded as a launch's is (plan.h) */
-	got = receive(s, &s->ready, plan_bound_ms(o, 0));
-	if (got == 2) {
-		child_reap(&s->c, 0);
-		snprintf(err, errlen,
-			 "paired launch of %s (%s) stalled before its first block: not ready after %d s (2 x "
-			 "--stall-timeout + 10 s + its warm-up); killed",
-			 s->v->exe, s->v->async ? "async" : "sync", plan_bound_ms(o, 0) / 1000);
+	got = receive_ready(s, o, err, errlen);
+	if (got == 2)
 		return EXIT_RUN_FAILED;
-	}
 	if (got != 0)
 		return failure(s, "before its first block", 10000, err, errlen);
 	if (s->ready.status != 0 || s->ready.calls == 0 || s->ready.async_in_effect < -1 ||

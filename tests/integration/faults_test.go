@@ -204,7 +204,11 @@ func TestStallTimeoutEndsEveryHang(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"busy", host, []string{"--plugin", filepath.Join(dir, "libcmock.so"), "--field", "mock.u64.0", "-n", "2000000",
+		// -n 2e8 of the C plugin (2 to 6 s): the --busy thread surely makes
+		// its second call, the one that never returns, before the run ends
+		// (at 2e6, 20 ms, a loaded machine could leave it unscheduled until
+		// the end: the retried launch passed)
+		{"busy", host, []string{"--plugin", filepath.Join(dir, "libcmock.so"), "--field", "mock.u64.0", "-n", "200000000",
 			"--busy", blocking, "--stall-timeout", "3"}, "the --busy library " + blocking + " made no progress for --stall-timeout"},
 		{"launches", bench, []string{"-n", "2000", "--against", sleeper, "--interleave", "launches", "--launches", "12",
 			"--stall-timeout", "5"}, "launch of " + sleeper + " was still running after"},
@@ -401,4 +405,42 @@ func coordinatorFault(t *testing.T, bench string, c coordinatorCase) {
 		t.Errorf("%s: the baseline changed", c.name)
 	}
 	t.Logf("%-24s exit %d in %v: %s", c.name, r.code, r.took.Round(100*time.Millisecond), strings.TrimSpace(r.stderr))
+}
+
+// A paired child whose start-up outlasts its bound while it works (here a
+// wrapper burning CPU for 3 s past it, once: a loaded machine slows an
+// async warm-up so) is waited for, not killed: the run ends as a verdict
+// does, exit 0 or 1. A child that sleeps through its start-up is killed at
+// the bound (TestStallTimeoutEndsEveryHang, "paired").
+func TestSlowStartThatWorksIsWaitedFor(t *testing.T) {
+	t.Parallel()
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Skip("no timeout")
+	}
+	tmp := t.TempDir()
+	// --stall-timeout 2: the start-up's bound is 2 x 2 s + 10 s + 10000
+	// warm-up calls at 20 us, 14.2 s; the burn lasts 17 s, in the child's
+	// process group (timeout --foreground stays in it)
+	wrapper := script(t, tmp, "slow.sh", fmt.Sprintf(`B=%s
+case " $* " in *" --serve-blocks "*) ;; *) exec $B "$@";; esac
+if mkdir %s/burnt 2>/dev/null; then
+	timeout --foreground 17 sh -c 'while :; do :; done'
+fi
+exec $B "$@"
+`, bench, tmp))
+	m := mark("slow-start")
+	r := runMarked(t, 3*time.Minute, m, t.TempDir(), bench, "-n", "2000", "--against", wrapper, "--time", "2.4",
+		"--launches", "12", "--stall-timeout", "2")
+	if r.code != 0 && r.code != 1 {
+		t.Errorf("exit %d, want a verdict (0 or 1); stderr %q", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "not ready") {
+		t.Errorf("the slow start was killed: %q", r.stderr)
+	}
+	if r.took < 17*time.Second {
+		t.Errorf("took %v: the burn of 17 s did not happen", r.took)
+	}
+	noneLeft(t, "slow start", m)
 }

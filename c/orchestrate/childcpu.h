@@ -1,0 +1,22 @@
+/* orchestrate/childcpu.h — the CPU time a child's process group has used,
+ * read from /proc: what tells a child that is slow (a loaded machine: it
+ * uses CPU, however little its work moves) from one that is stopped or
+ * blocked (it uses none). */
+#ifndef CGOCOST_ORCHESTRATE_CHILDCPU_H
+#define CGOCOST_ORCHESTRATE_CHILDCPU_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Reads one /proc/PID/stat line: its process group in *pgrp and its user
+ * plus system time in clock ticks in *ticks. 0, or -1 if the line is not
+ * one (the command name may hold spaces and parentheses: the fields are
+ * counted from its last ')'). */
+int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks);
+
+/* The CPU time, in ns, used so far by the live processes of process group
+ * pgid (a child's group: the child, and what a wrapper started beside it);
+ * -1 when no process of the group could be read. */
+int64_t child_group_cpu_ns(pid_t pgid);
+
+#endif
