@@ -186,7 +186,7 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 	if (o->method == METHOD_COUNTED) {
 		/* nothing was timed: the verdict is on the counts alone */
 		if (compare_counts(base, d, o->against, o->threshold, o->seed, COUNT_GATE_MIN_PAIRS) != 0 ||
-		    doc_set_command(d, o->argc, o->argv) != 0) {
+		    doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return EXIT_RUN_FAILED;
 		}
