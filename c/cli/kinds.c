@@ -184,7 +184,12 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 	int against = o->base == BASE_BUILD;
 
 	if (o->method == METHOD_COUNTED) {
-		/* nothing was timed: the verdict is on the counts alone */
+		/* the verdict is on the counts alone (the cells' one launch
+		 * each, the first counted run, is analysed for the document) */
+		if (analyse_document(d, err, sizeof(err)) != 0 || analyse_document(base, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_RUN_FAILED;
+		}
 		if (compare_counts(base, d, o->against, o->threshold, o->seed, COUNT_GATE_MIN_PAIRS) != 0 ||
 		    doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
 			fprintf(stderr, "%s: out of memory\n", prog);

@@ -41,16 +41,14 @@ static int side_cell(struct side *s, struct doc *d, char *err, size_t errlen)
 		doc_free(&child);
 		return -1;
 	}
-	/* the cell's description is moved; its launch (timed under valgrind,
-	 * meaningless) stays in child and is freed with it */
+	/* the cell is moved, with its one launch: the first counted run,
+	 * which the documents need (what was measured, the mode in effect),
+	 * though its times were taken under valgrind and say nothing */
 	*c = child.cells[0];
-	c->launches = NULL;
-	c->nlaunches = 0;
-	c->st.samples = c->st.cpu_samples = NULL;
-	c->has_latency = 0;
-	memset(&c->latency, 0, sizeof(c->latency));
 	c->has_counts = 1;
 	c->counts = s->r;
+	child.cells[0].launches = NULL;
+	child.cells[0].nlaunches = 0;
 	doc_free(&child);
 	return 0;
 }

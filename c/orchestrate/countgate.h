@@ -35,7 +35,8 @@
 /* Counts this build's cell (self, o's options) and the --against build's
  * (other, without the injected slowdowns) into d's and base's one cell
  * each (doc_begin'd with m and o here; the cells as the first counted run
- * of each build described them, without launches: nothing was timed).
+ * of each build described them, that run as their one launch: its times
+ * are valgrind's, 50x slower, and judge nothing).
  * EXIT_OK, or EXIT_RUN_FAILED (a run failed, a tool is missing) with one
  * line in err. */
 int count_gate_run(const struct options *o, const char *self, const char *other, const struct machine_rec *m,
