@@ -13,8 +13,9 @@
  * smallest two-sided p with four a side is 0.029, so one pair out of
  * order already costs the verdict (0.057 > 0.05); with five one or two
  * out of order still pass (0.016, 0.032); and a pair of one build's runs
- * at -n 100000 and 200000 takes ~2.6 s under valgrind on the 2-CPU VM, so
- * five pairs of two builds take ~26 s, within the 30 s of a verdict.
+ * at -n 100000 and 200000 took 2.6 s under valgrind on the 2-CPU VM at a
+ * load of 0.5, so five pairs of two builds should take ~26 s there, within
+ * the 30 s of a verdict (a loaded machine stretches it: 32-98 s at 4-6).
  * With --time S: as many pairs as fit in S (up to COUNT_PAIRS_MAX), the
  * next pair begun only when the last one's length still fits; fewer than
  * COUNT_GATE_MIN_PAIRS leave the verdict undefined (exit 3). */
