@@ -234,10 +234,12 @@ compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired
 	$(BUILD)/bench --floors -n $(FLOORS_N) $(COMPARE_ARGS)
 	$(BUILD)/bench --anatomy -n $(ANATOMY_N) -r $(ANATOMY_R) --launches $(ANATOMY_LAUNCHES) $(COMPARE_ARGS)
 
-power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20)
-	@POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' POWER_TRUE_TIME='$(POWER_TRUE_TIME)' \
+power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20; COUNT=instructions: the counting gate at +1%)
+	@if [ '$(COUNT)' = instructions ]; then POWER_OUT='$(POWER_OUT)' POWER_COUNT_ARGS='$(POWER_COUNT_ARGS)' sh scripts/power_counts.sh $(BUILD)/bench $(or $(TRIALS),20); \
+	elif [ -n '$(COUNT)' ]; then echo "make power: COUNT=instructions measures the counting gate; not COUNT=$(COUNT)" >&2; exit 2; else \
+	POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' POWER_TRUE_TIME='$(POWER_TRUE_TIME)' \
 		POWER_PRECISION_TIME='$(POWER_PRECISION_TIME)' POWER_PRECISION_LAUNCHES='$(POWER_PRECISION_LAUNCHES)' POWER_LAUNCH_N='$(POWER_LAUNCH_N)' \
-		POWER_OUT='$(POWER_OUT)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20)
+		POWER_OUT='$(POWER_OUT)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20); fi
 
 regress: $(EXES) ## the regression check end to end, paired: the build against itself, then 20% slower
 	@REGRESS_TIME='$(REGRESS_TIME)' REGRESS_SLOWDOWN='$(REGRESS_SLOWDOWN)' REGRESS_LAUNCHES='$(REGRESS_LAUNCHES)' REGRESS_OUT='$(REGRESS_OUT)' \

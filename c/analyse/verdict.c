@@ -90,6 +90,48 @@ int compare_documents(const struct doc *base, struct doc *cur, const char *again
 	return 0;
 }
 
+int compare_counts(const struct doc *base, struct doc *cur, const char *against, double threshold, uint64_t seed,
+		   size_t min)
+{
+	struct comparison_rec *cmp = &cur->comparison;
+	struct change_rec *r;
+
+	memset(cmp, 0, sizeof(*cmp));
+	cur->has_comparison = 1;
+	snprintf(cmp->against, sizeof(cmp->against), "%s", against);
+	cmp->same_time = 1;
+	cmp->machine_key_matches = 1;
+	cmp->threshold = threshold;
+	cmp->alpha = VERDICT_ALPHA;
+	cmp->seed = seed;
+	cmp->resamples = COMPARE_RESAMPLES;
+	for (size_t i = 0; i < cur->ncells; i++) {
+		const struct cell_rec *c = &cur->cells[i], *b = doc_find_cell(base, c->name);
+		if (b == NULL || !c->has_counts || !b->has_counts || !c->counts.has_instructions ||
+		    !b->counts.has_instructions)
+			continue;
+		if ((r = next_change(cmp)) == NULL)
+			return -1;
+		judge(r, c->name, "cell", b->counts.instructions.per_pair, b->counts.instructions.npairs,
+		      c->counts.instructions.per_pair, c->counts.instructions.npairs, 1, threshold, seed);
+		snprintf(r->metric, sizeof(r->metric), "instructions");
+		memcpy(r->base_samples, b->counts.instructions.per_pair, r->base_n * sizeof(double));
+		memcpy(r->samples, c->counts.instructions.per_pair, r->n * sizeof(double));
+	}
+	verdict_require(cmp, min);
+	if (cmp->undefined_because[0]) {
+		size_t fewest = SIZE_MAX;
+		for (size_t i = 0; i < cmp->nchanges; i++) {
+			size_t n =
+				cmp->changes[i].n < cmp->changes[i].base_n ? cmp->changes[i].n : cmp->changes[i].base_n;
+			fewest = n < fewest ? n : fewest;
+		}
+		snprintf(cmp->undefined_because, sizeof(cmp->undefined_because),
+			 "too few pairs of counted runs for a verdict: %zu of %zu", fewest, min);
+	}
+	return 0;
+}
+
 void verdict_require(struct comparison_rec *cmp, size_t min)
 {
 	size_t fewest = SIZE_MAX;

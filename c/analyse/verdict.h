@@ -26,6 +26,17 @@
 int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
 		      uint64_t seed);
 
+/* The counting gate (--against EXE --count instructions): judges the
+ * instructions per extraction of every cell of cur counted in both, one
+ * sample a pair of counted runs, with the same two gates (p < alpha, the
+ * whole interval beyond threshold) as every other change; the changes'
+ * metric is "instructions". A verdict needs min pairs a side (below it:
+ * undefined, "too few pairs of counted runs for a verdict: N of M").
+ * Fills cur's comparison (same_time: both builds counted in this run);
+ * 0, or -1 when out of memory. */
+int compare_counts(const struct doc *base, struct doc *cur, const char *against, double threshold, uint64_t seed,
+		   size_t min);
+
 /* Requires min samples on each side of every change of cmp: a change with
  * fewer is made VERDICT_UNDEFINED (its figures kept), and cmp records the
  * minimum, the fewest samples it saw, whether it regressed (on the changes

@@ -1,15 +1,19 @@
 /* cli/kinds.c — one row per run kind (see cli.h), and the three steps that
  * read them: measure (by the run's method), analyse, report. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyse/analysis.h"
 #include "analyse/decisions.h"
 #include "analyse/paired.h"
 #include "analyse/verdict.h"
+#include "base/selfpath.h"
 #include "base/status.h"
 #include "cli/cli.h"
+#include "orchestrate/countgate.h"
 #include "orchestrate/pairs.h"
 #include "orchestrate/plan.h"
 #include "orchestrate/repeat.h"
@@ -130,6 +134,29 @@ static int measure_plan(const struct options *o, const struct machine *m, struct
 	return status;
 }
 
+/* The counting gate: this build's cell and the --against build's, counted
+ * in turn (orchestrate/countgate.h); nothing timed. */
+static int measure_counted(const struct options *o, const struct machine *m, struct doc *d, struct doc *base)
+{
+	char err[4096], self[PATH_MAX], other[PATH_MAX];
+	struct machine_rec mr;
+	int status;
+
+	if (self_path(self, sizeof(self)) != 0) {
+		fprintf(stderr, "%s: cannot find this executable\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	if (realpath(o->against, other) == NULL || access(other, X_OK) != 0) {
+		fprintf(stderr, "%s: --against: cannot find '%s' (see %s --help)\n", prog, o->against, prog);
+		return EXIT_BAD_INPUT;
+	}
+	record_machine(&mr, m);
+	status = count_gate_run(o, self, other, &mr, d, base, err, sizeof(err));
+	if (status != EXIT_OK)
+		fprintf(stderr, "%s: %s\n", prog, err);
+	return status;
+}
+
 int run_measure(const struct options *o, const struct machine *m, struct doc *d, struct doc *base)
 {
 	switch (o->method) {
@@ -142,6 +169,8 @@ int run_measure(const struct options *o, const struct machine *m, struct doc *d,
 	case METHOD_LAUNCHES:
 	case METHOD_PAIRED:
 		return measure_plan(o, m, d, base);
+	case METHOD_COUNTED:
+		return measure_counted(o, m, d, base);
 	case METHOD_NONE:
 		break;
 	}
@@ -154,6 +183,20 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 	char err[512];
 	int against = o->base == BASE_BUILD;
 
+	if (o->method == METHOD_COUNTED) {
+		/* the verdict is on the counts alone (the cells' one launch
+		 * each, the first counted run, is analysed for the document) */
+		if (analyse_document(d, err, sizeof(err)) != 0 || analyse_document(base, err, sizeof(err)) != 0) {
+			fprintf(stderr, "%s: %s\n", prog, err);
+			return EXIT_RUN_FAILED;
+		}
+		if (compare_counts(base, d, o->against, o->threshold, o->seed, COUNT_GATE_MIN_PAIRS) != 0 ||
+		    doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			return EXIT_RUN_FAILED;
+		}
+		return EXIT_OK;
+	}
 	if (analyse_document(d, err, sizeof(err)) != 0 || (against && analyse_document(base, err, sizeof(err)) != 0) ||
 	    analyse_paired(d, o->threshold, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
@@ -192,7 +235,9 @@ void run_report(FILE *out, const struct options *o, const struct run_row *row, c
 		report_markdown(out, d);
 		break;
 	case FORMAT_TEXT:
-		if (o->method == METHOD_PAIRED && row->paired_text)
+		if (o->method == METHOD_COUNTED)
+			report_count_gate_text(out, d);
+		else if (o->method == METHOD_PAIRED && row->paired_text)
 			row->paired_text(out, d);
 		else if (row->text)
 			row->text(out, d);

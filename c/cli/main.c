@@ -151,7 +151,8 @@ static int pipeline(const struct options *o, const struct run_row *row, const st
 
 	interrupt_doing(o->method == METHOD_HERE ? "the measurement" : "the start of the measurement");
 	status = run_measure(o, m, d, base);
-	if (status == EXIT_OK && o->count)
+	/* the counting gate's counts are its measurement */
+	if (status == EXIT_OK && o->count && o->method != METHOD_COUNTED)
 		counted = run_count(o, d);
 	switch (row->output) {
 	case OUTPUT_AS_IS:

@@ -9,7 +9,15 @@
 #include <unistd.h>
 
 #include "analyse/verdict.h"
+#include "orchestrate/countgate.h"
 #include "report/export.h"
+
+/* --against EXE --count instructions: the counting gate, judged on counts
+ * (count_refusal refuses the counts it cannot take). */
+static int counting_gate(const struct options *o)
+{
+	return o->against && (o->count & COUNT_INSTRUCTIONS);
+}
 
 /* The plugin-library options: what needs --plugin, and what makes no sense
  * with it. */
@@ -168,7 +176,7 @@ static int check_latency(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--arrival applies to --rate or --sweep-rate only");
 		return -1;
 	}
-	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep && !o->paired) {
+	if (o->time_s > 0 && o->rate <= 0 && !o->nsweep && !o->paired && !counting_gate(o)) {
 		snprintf(err, errlen,
 			 "--time bounds a --rate or --sweep-rate schedule, or a paired run (--compare, --against)");
 		return -1;
@@ -270,11 +278,17 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 {
 	const char *why = options_unpairable(o);
 
+	if (o->interleave == INTERLEAVE_PAIRS && counting_gate(o)) {
+		snprintf(err, errlen,
+			 "--interleave pairs: --against with --count instructions counts child runs of the two builds "
+			 "in turn, reading no clock: there are no blocks to pair");
+		return -1;
+	}
 	if (o->interleave == INTERLEAVE_PAIRS && why[0]) {
 		snprintf(err, errlen, "--interleave pairs: %s", why);
 		return -1;
 	}
-	o->paired = o->interleave != INTERLEAVE_LAUNCHES && why[0] == '\0';
+	o->paired = !counting_gate(o) && o->interleave != INTERLEAVE_LAUNCHES && why[0] == '\0';
 	if (o->paired && o->batches_set) {
 		snprintf(err, errlen,
 			 "-r splits -n into batches: a paired run's batches are its blocks (--block-ms, "
@@ -299,7 +313,37 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 	if (o->paired && o->time_s <= 0)
 		o->time_s = o->against ? OPT_DEFAULT_AGAINST_TIME_S : OPT_DEFAULT_PAIRED_TIME_S;
 	if (!o->threshold_set)
-		o->threshold = o->paired ? OPT_PAIRED_THRESHOLD : OPT_UNPAIRED_THRESHOLD;
+		o->threshold = counting_gate(o) ? OPT_COUNT_THRESHOLD
+			       : o->paired	? OPT_PAIRED_THRESHOLD
+						: OPT_UNPAIRED_THRESHOLD;
+	return 0;
+}
+
+/* --against with --count instructions: the counting gate
+ * (orchestrate/countgate.h). Its -n (when not given) and the refusals of
+ * what it cannot honour: --launches (it runs pairs of counted runs), and a
+ * --time that cannot hold COUNT_GATE_MIN_PAIRS pairs a build, each of two
+ * runs at least COUNT_RUN_LEAST_S long (valgrind's and the Go runtime's
+ * start-up alone). 0, or -1 with a message. */
+static int check_count_budget(const struct options *o, char *err, size_t errlen)
+{
+	double least = 2.0 * 2.0 * COUNT_GATE_MIN_PAIRS * COUNT_RUN_LEAST_S;
+
+	if (o->launches_set) {
+		snprintf(err, errlen,
+			 "--launches: --against with --count instructions runs pairs of counted runs of each build, "
+			 "not launches (--time bounds it)");
+		return -1;
+	}
+	if (o->time_s > 0 && o->time_s < least) {
+		snprintf(err, errlen,
+			 "--time %g cannot hold the counting gate's %d pairs of runs a build (2 builds x 2 lengths x "
+			 "%d pairs, each run at least %.1f s under valgrind: %.0f s): give --time %.0f or more, or "
+			 "none (%d pairs)",
+			 o->time_s, COUNT_GATE_MIN_PAIRS, COUNT_GATE_MIN_PAIRS, COUNT_RUN_LEAST_S, least, least,
+			 COUNT_GATE_PAIRS);
+		return -1;
+	}
 	return 0;
 }
 
@@ -316,6 +360,8 @@ static int check_verdict_budget(const struct options *o, char *err, size_t errle
 
 	if (!o->against)
 		return 0;
+	if (counting_gate(o))
+		return check_count_budget(o, err, errlen);
 	if (!o->paired) {
 		if (o->launches >= VERDICT_MIN_GENERATIONS)
 			return 0;
@@ -348,6 +394,8 @@ int options_check(struct options *o, char *err, size_t errlen)
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
 			o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
 
+	if (counting_gate(o) && !o->n_set)
+		o->n = OPT_COUNT_GATE_N;
 	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0 ||
 	    check_per_event(o, err, errlen) != 0)
 		return -1;

@@ -54,6 +54,10 @@ static enum run_method method_of(const struct options *o, enum run_kind k)
 	case RUN_SINGLE:
 		return o->nlibs == 0 ? METHOD_HERE : METHOD_LAUNCHES;
 	case RUN_LAUNCHES:
+		/* the counting gate: both builds' cell counted, no clock read */
+		if (o->against && (o->count & COUNT_INSTRUCTIONS))
+			return METHOD_COUNTED;
+		break;
 	case RUN_COMPARE:
 	case RUN_ANATOMY:
 	case RUN_ALLOCATORS:

@@ -48,12 +48,30 @@ static void summary_fields(struct obj *o, void *rec)
 	f_sub(o, "outliers", outlier_fields, s, NULL);
 }
 
+/* A counted change's samples (fixed arrays of COUNT_PAIRS_MAX), n of them
+ * written; read back within the bound, which n must agree with. */
+static void change_samples(struct obj *o, const char *key, double *fixed, size_t n)
+{
+	double *x = o->c->dir == WRITE ? fixed : NULL;
+	size_t k = o->c->dir == WRITE ? n : 0;
+
+	f_nums(o, key, &x, &k);
+	if (o->c->dir != READ)
+		return;
+	if (k > COUNT_PAIRS_MAX || k != n)
+		codec_failf(o->c, "%s: %zu samples, not the %zu of the change (at most %d)", key, k, n,
+			    COUNT_PAIRS_MAX);
+	else if (k)
+		memcpy(fixed, x, k * sizeof(*x));
+	free(x);
+}
+
 static void change_fields(struct obj *o, void *rec)
 {
 	struct change_rec *r = rec;
 	uint64_t nb = r->base_n, n = r->n;
 	char verdict[24], sentence[128];
-	int has_why = r->not_gated_because[0] != '\0';
+	int has_why = r->not_gated_because[0] != '\0', has_metric = r->metric[0] != '\0';
 
 	snprintf(verdict, sizeof(verdict), "%s", verdict_name(r->ch.verdict));
 	change_sentence(r, sentence, sizeof(sentence));
@@ -73,6 +91,11 @@ static void change_fields(struct obj *o, void *rec)
 	f_str(o, "line", r->line);
 	if (f_opt(o, "not_gated_because", &has_why))
 		f_str(o, "not_gated_because", r->not_gated_because);
+	if (f_opt(o, "metric", &has_metric)) {
+		f_str(o, "metric", r->metric);
+		change_samples(o, "base_samples", r->base_samples, r->base_n);
+		change_samples(o, "samples", r->samples, r->n);
+	}
 	if (o->c->dir == READ && !o->c->bad && verdict_parse(verdict, &r->ch.verdict) != 0)
 		codec_wrong(o, "verdict", "a verdict name");
 }

@@ -172,7 +172,8 @@ const char *change_sentence(const struct change_rec *r, char *buf, size_t len)
 	size_t n = r->n < r->base_n ? r->n : r->base_n;
 
 	if (r->min_n && n < r->min_n)
-		snprintf(buf, len, "Too few generations for a verdict (%zu of %zu).", n, r->min_n);
+		snprintf(buf, len, "Too few %s for a verdict (%zu of %zu).", r->metric[0] ? "pairs" : "generations", n,
+			 r->min_n);
 	else
 		snprintf(buf, len, "%s", verdict_sentence(r->ch.verdict));
 	return buf;

@@ -197,6 +197,9 @@ struct summary_rec {
 	stats_summary s;
 };
 
+/* The most pairs of counted runs a count takes (--count, the counting gate). */
+#define COUNT_PAIRS_MAX 8
+
 /* A change between a base and a current sample set, with its verdict. */
 struct change_rec {
 	char scenario[MODEL_NAME_MAX]; /* the cell or ratio it judges */
@@ -209,6 +212,12 @@ struct change_rec {
 	/* the fewest samples a side needs for a verdict (the comparison's
 	 * min_samples); 0: COMPARE_MIN_SAMPLES alone */
 	size_t min_n;
+	/* what the samples are: "" a time (ns per extraction, or a ratio of
+	 * times); "instructions": instructions per extraction, counted (the
+	 * counting gate, one sample a pair of counted runs) */
+	char metric[16];
+	/* with a metric: the samples judged, base_n and n of them */
+	double base_samples[COUNT_PAIRS_MAX], samples[COUNT_PAIRS_MAX];
 };
 
 /* The sentence of a change's verdict: verdict_sentence's, or, when a side
@@ -221,7 +230,6 @@ const char *change_sentence(const struct change_rec *r, char *buf, size_t len);
  * -n 2N with the same warm-up, their totals differenced and divided by the
  * extractions the longer one made more. One such figure a pair of runs;
  * the figure is their median, with their range. NAN: not taken. */
-#define COUNT_PAIRS_MAX 8
 #define COUNT_NAMES_MAX 24
 #define COUNT_NAME_LEN	32
 

@@ -54,6 +54,11 @@
 #define OPT_MAX_BLOCK_MS	     1000
 #define OPT_PAIRED_THRESHOLD	     0.02 /* the noise band of a paired verdict */
 #define OPT_UNPAIRED_THRESHOLD	     0.05 /* of every other verdict */
+/* The counting gate (--against EXE --count instructions): -n when not
+ * given (a pair's difference over 100000 extractions repeats to ~0.2%),
+ * and the threshold (docs/methodology.md, "The counting gate"). */
+#define OPT_COUNT_GATE_N	     UINT64_C(100000)
+#define OPT_COUNT_THRESHOLD	     0.005
 
 enum parse_result { PARSE_OK = 0, PARSE_HELP = 1, PARSE_BAD = 2 };
 enum format { FORMAT_TEXT = 0, FORMAT_JSON, FORMAT_GOBENCH, FORMAT_MARKDOWN };

@@ -31,6 +31,7 @@ enum run_method {
 	METHOD_PAIRED,	 /* long-lived children, paired blocks in generations */
 	METHOD_SWEEP,	 /* a child launch per rate and mode */
 	METHOD_REPEAT,	 /* K child launches of one load each */
+	METHOD_COUNTED,	 /* --against EXE --count instructions: counted child runs of both builds, no clock */
 };
 
 enum run_base {

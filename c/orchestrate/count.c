@@ -30,10 +30,17 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 {
 	if (o->count == 0)
 		return NULL;
-	if (o->kind != RUN_SINGLE)
+	int gate = o->method == METHOD_COUNTED;
+
+	if (o->base == BASE_BUILD && o->count != COUNT_INSTRUCTIONS)
 		snprintf(buf, len,
-			 "--count counts the cell of a single launch: not a run of kind %s (--compare, --anatomy, "
-			 "--against, baselines, --launches and the other comparisons come later)",
+			 "--against with --count: the counting gate judges instructions per extraction: give --count "
+			 "instructions (system calls are counted, not judged, in a single launch)");
+	else if (o->kind != RUN_SINGLE && !gate)
+		snprintf(buf, len,
+			 "--count counts the cell of a single launch, or judges it against another build (--against "
+			 "EXE --count instructions): not a run of kind %s (--compare, --anatomy, baselines, "
+			 "--launches and the other comparisons come later)",
 			 run_kind_name(o->kind));
 	else if (options_latency(o))
 		snprintf(buf, len, "--count counts a closed loop of -n extractions: not --rate or --gap-us");
@@ -99,7 +106,7 @@ static int line_with(const char *text, const char *word, char *buf, size_t len)
  * with the cell's options at -n n, as a child launch. Its stderr into
  * *errors (malloc'd). EXIT_OK, or EXIT_RUN_FAILED with why. */
 static int counted_run(const char *const *pre, int npre, const char *exe, const struct options *o, uint64_t n,
-		       char **errors, char *why, size_t whylen)
+		       char **errors, char **output, char *why, size_t whylen)
 {
 	struct options one = *o;
 	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), reason[512];
@@ -108,6 +115,8 @@ static int counted_run(const char *const *pre, int npre, const char *exe, const 
 	enum child_kind kind;
 
 	*errors = NULL;
+	if (output)
+		*output = NULL;
 	if (store == NULL) {
 		snprintf(why, whylen, "out of memory");
 		return EXIT_RUN_FAILED;
@@ -138,6 +147,10 @@ static int counted_run(const char *const *pre, int npre, const char *exe, const 
 	} else {
 		*errors = c.errors;
 		c.errors = NULL;
+		if (output) {
+			*output = c.output;
+			c.output = NULL;
+		}
 	}
 	child_close(&c);
 	free(store);
@@ -179,7 +192,13 @@ static void godebug_pop(char *saved)
 	free(saved);
 }
 
-int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+void count_lengths(const struct options *o, struct counts_rec *r)
+{
+	lengths(o, r);
+}
+
+int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
+			    char **output, char *err, size_t errlen)
 {
 	char tool[4096], *errors = NULL, why[1024], version[48] = "";
 	const char *pre[] = { tool, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null" };
@@ -187,9 +206,12 @@ int count_instructions(const struct options *o, const char *exe, struct counts_r
 	int status = EXIT_OK;
 	char *saved;
 
-	lengths(o, r);
-	r->has_instructions = 0;
-	memset(&r->instructions, 0, sizeof(r->instructions));
+	if (output)
+		*output = NULL;
+	if (r->instructions.npairs >= COUNT_PAIRS_MAX) {
+		snprintf(err, errlen, "--count instructions: more than %d pairs asked", COUNT_PAIRS_MAX);
+		return EXIT_RUN_FAILED;
+	}
 	if (find_tool("valgrind", tool, sizeof(tool)) != 0) {
 		snprintf(err, errlen,
 			 "--count instructions: valgrind is not in PATH: instructions were not counted (make setup "
@@ -197,33 +219,49 @@ int count_instructions(const struct options *o, const char *exe, struct counts_r
 		return EXIT_RUN_FAILED;
 	}
 	saved = godebug_push();
-	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
-		for (int s = 0; status == EXIT_OK && s < 2; s++) {
-			/* the pairs alternate which length runs first */
-			int is_long = (int)((p + (uint32_t)s) % 2);
-			status = counted_run(pre, 4, exe, o, is_long ? r->n_long : r->n_short, &errors, why,
-					     sizeof(why));
-			if (status == EXIT_OK && countparse_cachegrind(errors, &total[is_long], version,
-								       sizeof(version), why, sizeof(why)) != 0)
-				status = EXIT_RUN_FAILED;
-			free(errors);
-			errors = NULL;
-		}
-		if (status == EXIT_OK)
-			r->instructions.per_pair[r->instructions.npairs++] =
-				twolength_per_op(total[0], total[1], r->ops);
+	for (int s = 0; status == EXIT_OK && s < 2; s++) {
+		int is_long = (s + long_first) % 2;
+		/* the first run's document is kept when asked (what was counted) */
+		status = counted_run(pre, 4, exe, o, is_long ? r->n_long : r->n_short, &errors, s == 0 ? output : NULL,
+				     why, sizeof(why));
+		if (status == EXIT_OK &&
+		    countparse_cachegrind(errors, &total[is_long], version, sizeof(version), why, sizeof(why)) != 0)
+			status = EXIT_RUN_FAILED;
+		free(errors);
+		errors = NULL;
 	}
 	godebug_pop(saved);
-	r->instructions_s = (double)(now_ns() - start) / 1e9;
+	r->instructions_s += (double)(now_ns() - start) / 1e9;
 	if (status != EXIT_OK) {
+		if (output) {
+			free(*output);
+			*output = NULL;
+		}
 		snprintf(err, errlen, "--count instructions: %s: instructions were not counted", why);
 		return status;
 	}
+	r->instructions.per_pair[r->instructions.npairs++] = twolength_per_op(total[0], total[1], r->ops);
 	snprintf(r->instructions_tool, sizeof(r->instructions_tool), "%s cachegrind",
 		 version[0] ? version : "valgrind");
 	fig_close(&r->instructions);
 	r->has_instructions = 1;
 	return EXIT_OK;
+}
+
+int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	int status = EXIT_OK;
+
+	lengths(o, r);
+	r->has_instructions = 0;
+	r->instructions_s = 0;
+	memset(&r->instructions, 0, sizeof(r->instructions));
+	/* the pairs alternate which length runs first */
+	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++)
+		status = count_instructions_pair(o, exe, r, (int)(p % 2), NULL, err, errlen);
+	if (status != EXIT_OK)
+		r->has_instructions = 0;
+	return status;
 }
 
 /* The perf events, in the order of the record: the total, the context
@@ -301,7 +339,7 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
 		for (int s = 0; status == EXIT_OK && s < 2; s++) {
 			int is_long = (int)((p + (uint32_t)s) % 2);
-			status = counted_run(pre, 6, exe, o, is_long ? r->n_long : r->n_short, &errors, why,
+			status = counted_run(pre, 6, exe, o, is_long ? r->n_long : r->n_short, &errors, NULL, why,
 					     sizeof(why));
 			if (status == EXIT_OK && perf_totals(errors, v[is_long], why, sizeof(why)) != 0)
 				status = EXIT_RUN_FAILED;

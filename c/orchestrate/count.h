@@ -37,6 +37,17 @@ const char *count_refusal(const struct options *o, char *buf, size_t len);
  * line in err: valgrind not in PATH, or a run that failed. */
 int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen);
 
+/* The counting gate's parts (--against EXE --count instructions,
+ * orchestrate/countgate.h): r's lengths as o says (the record emptied of
+ * figures is the caller's); then one pair of counted runs of exe (the
+ * longer first when long_first), its figure appended to r->instructions
+ * (median and range recomputed, the tool named, has_instructions set).
+ * With output, the first run's document (its stdout, malloc'd) is given
+ * back: what was counted. EXIT_OK, or EXIT_RUN_FAILED with one line. */
+void count_lengths(const struct options *o, struct counts_rec *r);
+int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
+			    char **output, char *err, size_t errlen);
+
 /* The same for the system calls, context switches and page faults (perf). */
 int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen);
 

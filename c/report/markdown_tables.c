@@ -205,13 +205,17 @@ static void change_row(FILE *out, const struct change_rec *c)
 	md_code(out, c->scenario);
 	fputs(" | ", out);
 	md_text(out, c->kind);
+	if (c->metric[0]) {
+		fputs(", ", out);
+		md_text(out, c->metric);
+	}
 	pct(e, sizeof(e), c->ch.point);
 	if (isfinite(c->ch.lo) && isfinite(c->ch.hi))
 		fprintf(out, " | %s | [%s, %s]", e, pct(lo, sizeof(lo), c->ch.lo), pct(hi, sizeof(hi), c->ch.hi));
 	else
 		fprintf(out, " | %s | n/a", e);
-	fprintf(out, " | ±%.0f%% | %s | %zu, %zu | ", 100.0 * c->ch.threshold, fmt_p(pv, sizeof(pv), c->ch.p),
-		c->base_n, c->n);
+	fprintf(out, " | ±%g%% | %s | %zu, %zu | ", 100.0 * c->ch.threshold, fmt_p(pv, sizeof(pv), c->ch.p), c->base_n,
+		c->n);
 	verdict_cell(out, c);
 	fputs(" |\n", out);
 }
@@ -248,13 +252,18 @@ void report_markdown_verdicts(FILE *out, const struct doc *d)
 	fputs("## Verdict against ", out);
 	md_code(out, cmp->against);
 	fputs("\n\n", out);
-	if (d->has_paired)
+	if (cmp->nchanges && cmp->changes[0].metric[0])
 		fprintf(out,
-			"Paired in this run; threshold ±%.0f%%, alpha %.2f; each change over %zu generations: Hodges-Lehmann, "
+			"Instructions per extraction, counted under valgrind in this run, the builds alternating (one "
+			"sample a pair of runs at two lengths); threshold ±%g%%, alpha %.2f, bootstrap seed %llu.\n\n",
+			100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed);
+	else if (d->has_paired)
+		fprintf(out,
+			"Paired in this run; threshold ±%g%%, alpha %.2f; each change over %zu generations: Hodges-Lehmann, "
 			"signed-rank interval and p.\n\n",
 			100.0 * cmp->threshold, cmp->alpha, d->paired.ngenerations);
 	else
-		fprintf(out, "%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples.\n\n",
+		fprintf(out, "%s; threshold ±%g%%, alpha %.2f, bootstrap seed %llu, %llu resamples.\n\n",
 			cmp->same_time		   ? "Interleaved in this run"
 			: cmp->machine_key_matches ? "Same machine key"
 						   : "Machine key differs: absolute times not gated, ratios only",

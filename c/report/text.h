@@ -74,4 +74,9 @@ void report_warnings(FILE *err, const struct doc *d);
  * (text_counts.c). */
 void report_counts_text(FILE *out, const struct doc *d, const struct cell_rec *c);
 
+/* The counting gate's (--against EXE --count instructions) head line: what
+ * was counted and how; the comparison follows (report_comparison_text),
+ * each change with both builds' counts. */
+void report_count_gate_text(FILE *out, const struct doc *d);
+
 #endif

@@ -73,3 +73,20 @@ void report_counts_text(FILE *out, const struct doc *d, const struct cell_rec *c
 	else if (d->options.count & COUNT_SYSCALLS)
 		fprintf(out, "#   system calls      not counted (why: on stderr)\n");
 }
+
+void report_count_gate_text(FILE *out, const struct doc *d)
+{
+	for (size_t i = 0; i < d->ncells; i++) {
+		const struct counts_rec *r = &d->cells[i].counts;
+		if (!d->cells[i].has_counts || !r->has_instructions)
+			continue;
+		fprintf(out,
+			"# the counting gate: instructions per extraction, no clock: -n %llu less -n %llu (the same "
+			"warm-up, %llu) over the %llu extractions more, %u pairs of counted runs a build, the builds "
+			"alternating; %s, %.1f s for this build's runs\n",
+			(unsigned long long)r->n_long, (unsigned long long)r->n_short,
+			(unsigned long long)d->options.warmup, (unsigned long long)r->ops, r->pairs,
+			r->instructions_tool, r->instructions_s);
+		return;
+	}
+}

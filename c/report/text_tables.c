@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "stats/twolength.h"
 
 static void compare_row(FILE *out, const struct cell_rec *cell, const char *lib, const char *mode)
 {
@@ -198,22 +199,39 @@ void report_allocators_text(FILE *out, const struct doc *d)
 	}
 }
 
+/* A counted change's side: the median of its samples with their range. */
+static void counted_side(FILE *out, const char *side, const double *x, size_t n)
+{
+	double med, lo, hi;
+	char pct[32];
+
+	twolength_spread(x, n, &med, &lo, &hi);
+	fprintf(out, "  %s %.2f [%.2f .. %.2f] (range %s%%) over %zu pairs\n", side, med, lo, hi,
+		fmt_num(pct, sizeof(pct), twolength_range_pct(med, lo, hi), "%.2f"), n);
+}
+
 void report_comparison_text(FILE *out, const struct doc *d)
 {
 	const struct comparison_rec *cmp = &d->comparison;
+	const char *of = "";
 
 	if (!d->has_comparison)
 		return;
+	/* the counting gate's changes are of instructions, not times */
+	for (size_t i = 0; i < cmp->nchanges; i++)
+		if (strcmp(cmp->changes[i].metric, "instructions") == 0)
+			of = " in instructions/extraction";
 	if (d->has_paired)
 		fprintf(out,
-			"\ncomparison against %s (paired in this run; threshold ±%.0f%%, alpha %.2f; the change over %zu "
+			"\ncomparison against %s (paired in this run; threshold ±%g%%, alpha %.2f; the change over %zu "
 			"generations: Hodges-Lehmann, signed-rank interval and p)\n",
 			cmp->against, 100.0 * cmp->threshold, cmp->alpha, d->paired.ngenerations);
 	else
 		fprintf(out,
-			"\ncomparison against %s (%s; threshold ±%.0f%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
-			cmp->against,
-			cmp->same_time		   ? "interleaved in this run"
+			"\ncomparison against %s%s (%s; threshold ±%g%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
+			cmp->against, of,
+			of[0]			   ? "counted in this run, the builds alternating"
+			: cmp->same_time	   ? "interleaved in this run"
 			: cmp->machine_key_matches ? "same machine key"
 						   : "machine key differs: absolute times not gated, ratios only",
 			100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed,
@@ -222,7 +240,11 @@ void report_comparison_text(FILE *out, const struct doc *d)
 		const struct change_rec *c = &cmp->changes[i];
 		char sentence[128];
 		change_sentence(c, sentence, sizeof(sentence));
-		fprintf(out, "%s %s\n", c->kind, c->scenario);
+		fprintf(out, "%s %s%s\n", c->kind, c->scenario, c->metric[0] ? " (instructions/extraction)" : "");
+		if (c->metric[0]) {
+			counted_side(out, "this build", c->samples, c->n);
+			counted_side(out, "--against ", c->base_samples, c->base_n);
+		}
 		fprintf(out, "  %s\n", c->line);
 		if (c->gated)
 			fprintf(out, "  %s\n", sentence);
@@ -230,9 +252,9 @@ void report_comparison_text(FILE *out, const struct doc *d)
 			fprintf(out, "  %s (not gated: %s)\n", sentence, c->not_gated_because);
 	}
 	if (cmp->regressed)
-		fprintf(out, "verdict: regression detected (exit status 1)\n");
+		fprintf(out, "verdict: regression detected%s (exit status 1)\n", of);
 	else if (cmp->undefined_because[0])
-		fprintf(out, "verdict: undefined, %s (exit status 3)\n", cmp->undefined_because);
+		fprintf(out, "verdict: undefined%s, %s (exit status 3)\n", of, cmp->undefined_because);
 	else
-		fprintf(out, "verdict: no regression (exit status 0)\n");
+		fprintf(out, "verdict: no regression%s (exit status 0)\n", of);
 }

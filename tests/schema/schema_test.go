@@ -139,6 +139,7 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"sweep", nil, fine, bench, []string{"--sweep-rate", "500,max", "--time", "0.2", "-n", "2000", "--warmup", "1000"}},
 		{"per event, per-field, counted", nil, fine, bench, []string{"--per-event", "4", "-n", "2000", "--work", "u64", "--plugin-config", `{"work":"u64","count_calls":true}`}},
 		{"counted", nil, fine, bench, []string{"--count", "all", "-n", "2000", "--warmup", "1000"}},
+		{"counting gate", nil, judged, bench, []string{"--against", bench, "--count", "instructions", "-n", "2000", "--warmup", "1000", "--threshold", "50"}},
 		{"json field", nil, fine, bench, []string{"--work", "json", "--payload-size", "2048", "-n", "2000"}},
 		{"per event, both, paired", nil, fine, host, []string{"--plugin", cmock, "--per-event", "3", "--host-calls", "both", "--time", "1", "--warmup", "100"}},
 		{"per event, batched, C plugin", nil, fine, host, []string{"--plugin", cmock, "--per-event", "4", "--host-calls", "batched", "-n", "2000", "--launches", "2"}},

@@ -54,6 +54,14 @@ static const struct row rows[] = {
 	{ { "-a", "--against", SELF, NULL }, RUN_LAUNCHES, METHOD_PAIRED, BASE_BUILD },
 	{ { "--against", SELF, "--interleave", "launches", NULL }, RUN_LAUNCHES, METHOD_LAUNCHES, BASE_BUILD },
 	{ { "--against", SELF, "--compare", NULL }, RUN_COMPARE, METHOD_PAIRED, BASE_BUILD },
+	/* the counting gate: counted, not paired, not timed */
+	{ { "--against", SELF, "--count", "instructions", NULL }, RUN_LAUNCHES, METHOD_COUNTED, BASE_BUILD },
+	{ { "--against", SELF, "--count", "instructions", "--interleave", "launches", NULL },
+	  RUN_LAUNCHES,
+	  METHOD_COUNTED,
+	  BASE_BUILD },
+	/* --count syscalls is no gate: refused later (count_refusal), paired here */
+	{ { "--against", SELF, "--count", "syscalls", NULL }, RUN_LAUNCHES, METHOD_PAIRED, BASE_BUILD },
 	{ { "--baseline", "/nonexistent/b.json", "--launches", "2", NULL }, RUN_LAUNCHES, METHOD_LAUNCHES, BASE_SAVED },
 	{ { "--baseline", "/nonexistent/b.json", NULL }, RUN_LAUNCHES, METHOD_LAUNCHES, BASE_SAVED },
 	{ { "--anatomy", NULL }, RUN_ANATOMY, METHOD_LAUNCHES, BASE_NONE },

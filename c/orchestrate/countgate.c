@@ -1,0 +1,113 @@
+/* orchestrate/countgate.c — see countgate.h. */
+#include "orchestrate/countgate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/interrupt.h"
+#include "base/status.h"
+#include "model/codec.h"
+#include "orchestrate/count.h"
+
+/* One side of the gate: its executable, its options, its counts, and the
+ * document of its first counted run (what was counted). */
+struct side {
+	const char *exe, *label;
+	struct options o;
+	struct counts_rec r;
+	char *first;
+};
+
+/* The cell the side's first run described, without its launches, with
+ * the side's counts, as d's one cell. 0, or -1 with why. */
+static int side_cell(struct side *s, struct doc *d, char *err, size_t errlen)
+{
+	struct doc child;
+	struct cell_rec *c;
+	char why[512];
+
+	memset(&child, 0, sizeof(child));
+	if (s->first == NULL || doc_loads(&child, s->first, strlen(s->first), why, sizeof(why)) != 0 ||
+	    child.ncells != 1) {
+		snprintf(err, errlen, "--count instructions: %s printed no document of one cell under valgrind",
+			 s->exe);
+		doc_free(&child);
+		return -1;
+	}
+	if ((c = model_append((void **)&d->cells, &d->ncells, sizeof(*d->cells))) == NULL) {
+		snprintf(err, errlen, "out of memory");
+		doc_free(&child);
+		return -1;
+	}
+	/* the cell is moved, with its one launch: the first counted run,
+	 * which the documents need (what was measured, the mode in effect),
+	 * though its times were taken under valgrind and say nothing */
+	*c = child.cells[0];
+	c->has_counts = 1;
+	c->counts = s->r;
+	child.cells[0].launches = NULL;
+	child.cells[0].nlaunches = 0;
+	doc_free(&child);
+	return 0;
+}
+
+/* One pair of counted runs of side s; the first run's document kept once. */
+static int side_pair(struct side *s, int long_first, char *err, size_t errlen)
+{
+	char what[256];
+	const char *base = strrchr(s->exe, '/');
+
+	snprintf(what, sizeof(what), "the counting gate: pair %zu of %s (%s)", s->r.instructions.npairs + 1,
+		 base ? base + 1 : s->exe, s->label);
+	interrupt_doing(what);
+	return count_instructions_pair(&s->o, s->exe, &s->r, long_first, s->first ? NULL : &s->first, err, errlen);
+}
+
+int count_gate_run(const struct options *o, const char *self, const char *other, const struct machine_rec *m,
+		   struct doc *d, struct doc *base, char *err, size_t errlen)
+{
+	struct side sides[2];
+	uint64_t start = now_ns(), round_ns = 0;
+	size_t want = o->time_s > 0 ? COUNT_PAIRS_MAX : COUNT_GATE_PAIRS;
+	int status = EXIT_OK;
+
+	memset(sides, 0, sizeof(sides));
+	sides[0].exe = self;
+	sides[0].label = "this build";
+	sides[1].exe = other;
+	sides[1].label = "--against";
+	for (int k = 0; k < 2; k++) {
+		sides[k].o = *o;
+		sides[k].o.count = 0;
+		count_lengths(&sides[k].o, &sides[k].r);
+		sides[k].r.pairs = (uint32_t)want;
+	}
+	/* injected slowdowns reach the build under test only */
+	sides[1].o.slowdown_pct = 0;
+	sides[1].o.extra_ns = 0;
+	sides[1].o.async_extra_ns = 0;
+	doc_begin(d, m, o);
+	doc_begin(base, m, o);
+	for (size_t p = 0; status == EXIT_OK && p < want; p++) {
+		uint64_t t0 = now_ns();
+		double spent = (double)(t0 - start) / 1e9;
+		/* a --time budget: the next round only when one as long as the
+		 * last still fits */
+		if (o->time_s > 0 && p > 0 && spent + (double)round_ns / 1e9 > o->time_s)
+			break;
+		/* the builds alternate which goes first, and so do the lengths */
+		for (int k = 0; status == EXIT_OK && k < 2; k++)
+			status = side_pair(&sides[(p + (size_t)k) % 2], (int)((p / 2) % 2), err, errlen);
+		round_ns = now_ns() - t0;
+	}
+	for (int k = 0; k < 2; k++)
+		sides[k].r.pairs = (uint32_t)sides[k].r.instructions.npairs;
+	if (status == EXIT_OK &&
+	    (side_cell(&sides[0], d, err, errlen) != 0 || side_cell(&sides[1], base, err, errlen) != 0))
+		status = EXIT_RUN_FAILED;
+	free(sides[0].first);
+	free(sides[1].first);
+	return status;
+}

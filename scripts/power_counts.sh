@@ -1,0 +1,59 @@
+#!/bin/sh
+# make power COUNT=instructions: measures the counting gate (--against EXE
+# --count instructions) the way make power measures the timing gate, and
+# ends with one line, exit 0 when the targets hold and 1 when they do not:
+#   N A/A trials (the build against itself: "regressed", exit 1, is a false
+#   alarm) and N A/B trials with --slowdown-pct 1 (one more extraction after
+#   every 100, in the build under test only: +1% of the work; "regressed" is
+#   a detection), each with its own seed.
+# Targets: no false alarm, detections >= N - N/20 (19 of 20), median verdict
+# time <= 30 s. Counts see work, not the clock; but a verdict's time is the
+# counted runs' wall time, which a loaded machine stretches: the script
+# prints the load average beside it.
+set -u
+BENCH="${1:-build/bench}"
+N="${2:-20}"
+ARGS="${POWER_COUNT_ARGS:-}" # more options of the gate's runs (e.g. -n 50000)
+OUT="${POWER_OUT:-$(dirname "$BENCH")/power-counts}"
+mkdir -p "$OUT"
+case "$N" in '' | *[!0-9]* | 0) echo "power: TRIALS must be a whole number above 0, not '$N'" >&2; exit 2 ;; esac
+
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# one verdict: prints "<exit status> <seconds> <change point %>"
+trial() {
+	json="$1"
+	shift
+	t0=$(now)
+	"$BENCH" --against "$BENCH" --count instructions "$@" $ARGS --format json >"$json" 2>"$json.err"
+	rc=$?
+	t1=$(now)
+	point=$(jq -r '.comparison.changes[0].point // "nan"' "$json" 2>/dev/null)
+	echo "$rc $(elapsed "$t0" "$t1") $(awk -v p="${point:-nan}" 'BEGIN { if (p == "nan" || p == "null") print "nan"; else printf "%+.2f", 100 * p }')"
+}
+
+echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== $N trials each: $BENCH --against $BENCH --count instructions $ARGS [--slowdown-pct 1]: exit status (1 = regressed), seconds, change %"
+printf '%5s  %-22s %-22s %s\n' trial "A/A" "A/B +1%" "load"
+: >"$OUT/trials.txt"
+i=1
+while [ "$i" -le "$N" ]; do
+	aa=$(trial "$OUT/aa.json" --seed "$i")
+	ab=$(trial "$OUT/ab.json" --slowdown-pct 1 --seed "$i")
+	printf '%5d  %-22s %-22s %s\n' "$i" "$aa" "$ab" "$(cut -d' ' -f1 /proc/loadavg)"
+	echo "$aa | $ab" >>"$OUT/trials.txt"
+	i=$((i + 1))
+done
+
+col() { awk -F' [|] ' -v c="$1" -v f="$2" '{ split($c, x, " "); print x[f] }' "$OUT/trials.txt"; }
+fa=$(col 1 1 | grep -c '^1$')
+det=$(col 2 1 | grep -c '^1$')
+bad=$(($(col 1 1 | grep -vc '^[01]$') + $(col 2 1 | grep -vc '^[01]$')))
+vt=$( (col 1 2; col 2 2) | median)
+[ "$bad" -eq 0 ] || echo "power: $bad runs failed (exit status other than 0 and 1): see $OUT" >&2
+echo "power (instructions): false alarms $fa/$N, detected $det/$N at +1%, median verdict time $vt s"
+pass=$(awk -v fa="$fa" -v det="$det" -v n="$N" -v vt="$vt" -v bad="$bad" 'BEGIN {
+	print (fa == 0 && det >= n - int(n / 20) && vt <= 30 && bad == 0) ? 0 : 1 }')
+exit "$pass"

@@ -1,0 +1,137 @@
+package integration
+
+// The counting gate: --against EXE --count instructions judges instructions
+// per extraction of both builds' cell, counted in turn under valgrind. The
+// runs here are shorter than the gate's default (-n 10000 and 50000),
+// whose run-to-run range is wider (a few hundred thousand instructions a
+// run of timer-driven work, more on a loaded machine, over 10.8M and 54M
+// counted: up to ~10% and ~2% at a load average of 6), so the thresholds
+// are set beside it (5% and 1%), not the default 0.5%. The two tests'
+// gates run side by side; what they assert does not depend on the load.
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var gateSide = regexp.MustCompile(`(?m)^  (this build|--against ) ([0-9.]+) \[([0-9.]+) \.\. ([0-9.]+)\] \(range [0-9.]+%\) over 5 pairs$`)
+
+// One gate of the build against itself, text: the head line, both builds'
+// counts with their spread, the change, and a verdict line naming
+// instructions/extraction; exit 0. Nothing left running.
+func TestCountGateSameBuild(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	r := run(t, bench, nil, "--against", bench, "--count", "instructions", "-n", "10000", "--warmup", "1241",
+		"--threshold", "5")
+	if r.code != 0 {
+		t.Fatalf("exit %d (want 0)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"# the counting gate: instructions per extraction, no clock: -n 20000 less -n 10000 (the same warm-up, 1241) over the 10000 extractions more, 5 pairs of counted runs a build, the builds alternating; Valgrind-",
+		"in instructions/extraction (counted in this run, the builds alternating; threshold ±5%",
+		"(instructions/extraction)\n",
+		"\n  change: [",
+		"\nverdict: no regression in instructions/extraction (exit status 0)\n",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in\n%s", want, r.stdout)
+		}
+	}
+	sides := gateSide.FindAllStringSubmatch(r.stdout, -1)
+	if len(sides) != 2 || sides[0][1] != "this build" {
+		t.Fatalf("want both builds' counts, this build first:\n%s", r.stdout)
+	}
+	for _, s := range sides {
+		med, _ := strconv.ParseFloat(s[2], 64)
+		lo, _ := strconv.ParseFloat(s[3], 64)
+		hi, _ := strconv.ParseFloat(s[4], 64)
+		// hundreds of instructions an extraction (1080 for the sync mock)
+		if med < 100 || med > 100000 || lo > med || hi < med {
+			t.Errorf("implausible count in %q", s[0])
+		}
+	}
+	if strings.Contains(r.stderr, "warning") {
+		t.Errorf("a counted run warned of timing samples: %s", r.stderr)
+	}
+	if left := leftBehind(t, "1241"); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
+
+// --slowdown-pct 5 reaches this build only: one more extraction after every
+// 20, +5% of the instructions: regressed, exit 1; the JSON's change has
+// the metric "instructions" and both builds' samples.
+func TestCountGateDetectsSlowdown(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	r := run(t, bench, nil, "--against", bench, "--count", "instructions", "-n", "50000", "--warmup", "1243",
+		"--threshold", "1", "--slowdown-pct", "5", "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("exit %d (want 1, regressed)\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var doc struct {
+		Comparison struct {
+			Verdict string
+			Changes []struct {
+				Metric      string
+				Verdict     string
+				Point       float64
+				Samples     []float64
+				BaseSamples []float64 `json:"base_samples"`
+			}
+		}
+		Cells []struct {
+			Launches []json.RawMessage
+			Counts   struct{ Pairs int }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("JSON: %v\n%s", err, r.stdout)
+	}
+	if doc.Comparison.Verdict != "regressed" || len(doc.Comparison.Changes) != 1 {
+		t.Fatalf("comparison: %+v", doc.Comparison)
+	}
+	c := doc.Comparison.Changes[0]
+	if c.Metric != "instructions" || c.Verdict != "regressed" || len(c.Samples) != 5 || len(c.BaseSamples) != 5 {
+		t.Errorf("change: %+v", c)
+	}
+	if c.Point < 0.03 || c.Point > 0.08 {
+		t.Errorf("change %.4f, want about +5%%", c.Point)
+	}
+	// the cell's one launch is its first counted run (valgrind's times)
+	if len(doc.Cells) != 1 || len(doc.Cells[0].Launches) != 1 || doc.Cells[0].Counts.Pairs != 5 {
+		t.Errorf("want one counted cell with its first counted run: %+v", doc.Cells)
+	}
+	if left := leftBehind(t, "1243"); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
+
+// What the counting gate cannot honour is refused up front: exit 2, one
+// line, nothing counted.
+func TestCountGateRefusals(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-a"}, "an async cell's count would include its worker's spinning"},
+		{[]string{"-p", "2"}, "-p 2 callers would run one at a time under valgrind"},
+		{[]string{"--interleave", "pairs"}, "--interleave pairs: --against with --count instructions counts child runs"},
+		{[]string{"--time", "5"}, "--time 5 cannot hold the counting gate's 5 pairs of runs a build"},
+		{[]string{"--launches", "12"}, "--launches: --against with --count instructions runs pairs of counted runs"},
+		{[]string{"--count", "all"}, "the counting gate judges instructions per extraction: give --count instructions"},
+	} {
+		args := append([]string{"--against", bench, "--count", "instructions"}, c.args...)
+		oneLine(t, run(t, bench, nil, args...), 2, c.want, args)
+	}
+	args := []string{"--against", bench, "--count", "syscalls"}
+	oneLine(t, run(t, bench, nil, args...), 2, "give --count instructions", args)
+}
