@@ -63,8 +63,10 @@ matrix-run: matrix-tool
 	@$(MATRIX_TOOL) run -make "$(MAKE)" -launches $(MATRIX_LAUNCHES) -n $(MATRIX_N) \
 		-count-n $(MATRIX_COUNT_N) -out $(MATRIX_OUT) $(MATRIX_TOOLCHAINS)
 
-# The matrix program's tests: the report on fixture JSON (no timing), and
-# the side-by-side build with the default toolchain and Debian's Go 1.19.
+# The matrix program's tests: the report on fixture JSON (no timing), the
+# real --compare and --count documents of build/bench read as the matrix
+# runs them, and the side-by-side build with the default toolchain and
+# Debian's Go 1.19.
 test-matrix: ## the matrix tool's report and side-by-side build
 	$(MATRIX_GO) vet ./go/cmd/matrix/...
 	CGOCOST_ROOT=$(CURDIR) CGOCOST_OLD_GO=$(OLD_GO) \

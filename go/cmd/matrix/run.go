@@ -127,6 +127,12 @@ func (r *matrixRun) toolchain(i int, tc string) error {
 		return runError{err.Error()}
 	}
 	r.docs = append(r.docs, loaded{path: path, doc: doc.benchDoc})
+	// A counts document of an earlier run must not stand beside this
+	// run's document (matrix report build/matrix/*.json reads both).
+	stale := filepath.Join(r.docDir, ver+".counts.json")
+	if err := os.Remove(stale); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return runError{err.Error()}
+	}
 	if r.countN > 0 {
 		r.count(i, ver)
 	}
