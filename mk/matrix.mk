@@ -1,6 +1,8 @@
 # The Go toolchain matrix (docs/matrix.md): the same plugin built by several Go
 # toolchains, each into build/<go version>/, measured with `bench --compare`
-# and summed up in one table, build/matrix.json and build/matrix.svg.
+# and counted with `bench --count all` (instructions and system calls per
+# sync extraction), summed up in one table, build/matrix.json and
+# build/matrix.svg.
 #
 #   make GO=$(OLD_GO)                 build with Debian's Go 1.19 into build/go1.19.8/
 #   make GO=go1.27.3                  build with a toolchain from the module proxy
@@ -35,6 +37,11 @@ MATRIX_TOOLCHAINS ?= go $(OLD_GO) go1.27.3
 # says what they cost in time).
 MATRIX_LAUNCHES ?= 10
 MATRIX_N ?= 100000
+# Extractions of each toolchain's counts run (bench --count all -n N on the
+# archive sync cell: instructions under valgrind, system calls under perf,
+# at -n N and 2N, three pairs; about 11 s a toolchain at 100000, 26 s for
+# Go 1.19). 0: no counts.
+MATRIX_COUNT_N ?= 100000
 MATRIX_OUT ?= $(BUILD)
 # The matrix program is built (and tested) by the machine's Go, whatever GO
 # says, on purpose: it drives the other toolchains' builds, and the old ones
@@ -54,10 +61,12 @@ matrix: ## the Go toolchain matrix: table, build/matrix.json and build/matrix.sv
 # A make of its own, so that OLD_GO is asked of the system after setup.
 matrix-run: matrix-tool
 	@$(MATRIX_TOOL) run -make "$(MAKE)" -launches $(MATRIX_LAUNCHES) -n $(MATRIX_N) \
-		-out $(MATRIX_OUT) $(MATRIX_TOOLCHAINS)
+		-count-n $(MATRIX_COUNT_N) -out $(MATRIX_OUT) $(MATRIX_TOOLCHAINS)
 
-# The matrix program's tests: the report on fixture JSON (no timing), and
-# the side-by-side build with the default toolchain and Debian's Go 1.19.
+# The matrix program's tests: the report on fixture JSON (no timing), the
+# real --compare and --count documents of build/bench read as the matrix
+# runs them, and the side-by-side build with the default toolchain and
+# Debian's Go 1.19.
 test-matrix: ## the matrix tool's report and side-by-side build
 	$(MATRIX_GO) vet ./go/cmd/matrix/...
 	CGOCOST_ROOT=$(CURDIR) CGOCOST_OLD_GO=$(OLD_GO) \

@@ -5,6 +5,8 @@
 #
 #   make bench-mongocrypt   bulk decryption (crypto x access x threads) and the
 #                           per-value costs, printed as one table (about 3 minutes)
+#   make count-mongocrypt   instructions and system calls per operation of
+#                           the per-value benchmarks (valgrind, perf)
 #   make test-mongocrypt    the tests, again under -race, again with
 #                           GOEXPERIMENT=cgocheck2 (part of `make test`)
 
@@ -39,7 +41,25 @@ MONGOCRYPT_SMALL_VALUES ?= 100
 MONGOCRYPT_TAGS = $(shell printf '#include <mongocrypt.h>\nunsigned long cgocost_probe = sizeof(struct _mongocrypt_binary_t);\n' \
 	| $(CC) -x c -c -o /dev/null $$(pkg-config --cflags libmongocrypt) - 2>/dev/null && echo -tags=mongocrypt_public_binary)
 
-.PHONY: bench-mongocrypt test-mongocrypt
+# Counting (make count-mongocrypt): operations of the shorter run (the
+# longer makes twice as many), pairs of runs, and the benchmarks counted:
+# each access mode reading a 16-byte binary, each byte mode handing 16
+# bytes over, and the whole per-value path of a binary made per value or
+# reused. 16 bytes: the crossing, not the copy.
+MONGOCRYPT_COUNT_N ?= 100000
+MONGOCRYPT_COUNT_PAIRS ?= 2
+MONGOCRYPT_COUNT_BENCHMARKS ?= \
+	BenchmarkBinaryRead/access=accessor/size=16 \
+	BenchmarkBinaryRead/access=accessor-annotated/size=16 \
+	BenchmarkBinaryRead/access=direct/size=16 \
+	BenchmarkBinaryFromBytes/mode=copy/size=16 \
+	BenchmarkBinaryFromBytes/mode=pin/size=16 \
+	BenchmarkBinaryLifecycle/mode=alloc/bytes=copy/size=16 \
+	BenchmarkBinaryLifecycle/mode=alloc/bytes=pin/size=16 \
+	BenchmarkBinaryLifecycle/mode=reuse/bytes=copy/size=16 \
+	BenchmarkBinaryLifecycle/mode=reuse/bytes=pin/size=16
+
+.PHONY: bench-mongocrypt count-mongocrypt test-mongocrypt
 
 bench-mongocrypt: ## libmongocrypt: bulk decryption and per-value costs, one table (about 3 minutes)
 	@mkdir -p $(MONGOCRYPT_OUT)
@@ -57,6 +77,14 @@ bench-mongocrypt: ## libmongocrypt: bulk decryption and per-value costs, one tab
 	@$(MONGOCRYPT_OUT)/mongocrypt-table $(MONGOCRYPT_OUT)/bulk.txt $(MONGOCRYPT_OUT)/micro.txt > $(MONGOCRYPT_OUT)/table.txt
 	@cat $(MONGOCRYPT_OUT)/table.txt
 	@echo "bench-mongocrypt: raw results in $(MONGOCRYPT_OUT)/bulk.txt and micro.txt (go tool benchstat reads them)" >&2
+
+count-mongocrypt: ## libmongocrypt: instructions and system calls per operation, no clock (about 2 minutes)
+	@mkdir -p $(MONGOCRYPT_OUT)
+	$(GOCMD) test -c $(MONGOCRYPT_TAGS) -o $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_PKG)
+	@sh scripts/count_mongocrypt.sh $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_OUT)/counts.txt \
+		$(MONGOCRYPT_COUNT_N) $(MONGOCRYPT_COUNT_PAIRS) $(MONGOCRYPT_COUNT_BENCHMARKS)
+	@cat $(MONGOCRYPT_OUT)/counts.txt
+	@echo "count-mongocrypt: $(MONGOCRYPT_OUT)/counts.txt (go tool benchstat reads instr/op and syscalls/op)" >&2
 
 test-mongocrypt: ## the libmongocrypt tests, again under -race and cgocheck2
 	$(GOCMD) test $(MONGOCRYPT_TAGS) $(MONGOCRYPT_PKG) $(MONGOCRYPT_TABLE_PKG)

@@ -36,7 +36,7 @@ func renderChart(m *matrix) ([]byte, error) {
 	if err := fitDecades(p, append(asRangers(series), handoff, ccall)); err != nil {
 		return nil, err
 	}
-	return drawChart(p, chartLegend(m, series, handoff, ccall))
+	return drawChart(p, countsPlot(m), chartLegend(m, series, handoff, ccall))
 }
 
 // barWidth is the width of one bar, in groups (one group per Go version).
@@ -125,14 +125,23 @@ func chartLegend(m *matrix, series []*bars, handoff, ccall *floorLines) plot.Leg
 }
 
 // drawChart lays the plot and, to its right, the legend out on one SVG
-// page.
-func drawChart(p *plot.Plot, leg plot.Legend) ([]byte, error) {
-	const width, height, legendW = 11 * vg.Inch, 5.5 * vg.Inch, 3.25 * vg.Inch
+// page; the counts panel, when there is one, goes under them, its groups
+// under the plot's.
+func drawChart(p, counts *plot.Plot, leg plot.Legend) ([]byte, error) {
+	const width, timesH, countsH, legendW = 11 * vg.Inch, 5.5 * vg.Inch, 4 * vg.Inch, 3.25 * vg.Inch
+	height := timesH
+	if counts != nil {
+		height += countsH
+	}
 	canvas := vgsvg.New(width, height)
 	dc := draw.New(canvas)
-	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
-	legArea := draw.Crop(dc, width-legendW+vg.Points(10), 0, 0, -vg.Points(50))
+	top := draw.Crop(dc, 0, 0, height-timesH, 0)
+	p.Draw(draw.Crop(top, 0, -legendW, 0, 0))
+	legArea := draw.Crop(top, width-legendW+vg.Points(10), 0, 0, -vg.Points(50))
 	leg.Draw(legArea)
+	if counts != nil {
+		counts.Draw(draw.Crop(dc, 0, -legendW, 0, -timesH))
+	}
 	var buf bytes.Buffer
 	if _, err := canvas.WriteTo(&buf); err != nil {
 		return nil, err

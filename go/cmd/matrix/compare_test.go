@@ -50,3 +50,32 @@ func TestReadsTheRealCompare(t *testing.T) {
 		}
 	}
 }
+
+// The same for the counts: the matrix reads what the current build's
+// `bench --count all` writes, as `matrix run` runs it (at -n 2000: about
+// 11 s under valgrind and perf; its figures are not checked, only read).
+func TestReadsTheRealCounts(t *testing.T) {
+	root := os.Getenv("CGOCOST_ROOT")
+	if root == "" {
+		t.Skip("CGOCOST_ROOT unset: run through make test-matrix")
+	}
+	exe := filepath.Join(root, "build", "bench")
+	dir := t.TempDir()
+	c, err := runCounts(exe, countArgs(2000), filepath.Join(dir, "counts.json"), filepath.Join(dir, "counts.stderr"))
+	if err != nil {
+		t.Fatalf("the matrix cannot read the real --count: %v", err)
+	}
+	if c.goVersion == "" || c.cell != "lib=archive/mode=sync/work=noop/p=1" {
+		t.Errorf("counts of %q by %q", c.cell, c.goVersion)
+	}
+	rc := makeCounts(c)
+	if rc.Instructions == nil || rc.Instructions.Median == nil || *rc.Instructions.Median <= 0 {
+		t.Errorf("instructions %+v, want a positive median", rc.Instructions)
+	}
+	if rc.Syscalls == nil || rc.Syscalls.Median == nil || len(rc.SyscallsByName) == 0 {
+		t.Errorf("system calls %+v by name %v", rc.Syscalls, rc.SyscallsByName)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "counts.json")); err != nil {
+		t.Errorf("the counts document was not kept: %v", err)
+	}
+}

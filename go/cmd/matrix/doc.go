@@ -50,6 +50,8 @@ type benchCell struct {
 	Stalled    *int        `json:"stalled_batches"`
 	Batches    *int        `json:"batches"`
 	Floors     *benchFloor `json:"floors"`
+	// Only in a `bench --count` document (counts.go); null elsewhere.
+	Counts *benchCounts `json:"counts"`
 }
 
 type benchMode struct {
@@ -100,23 +102,29 @@ type loaded struct {
 // few dozen launches is well under a megabyte.
 const maxDocBytes = 64 << 20
 
-func loadDocument(path string) (loaded, error) {
+// loadDocument reads one document: a bench --compare document (doc) or a
+// bench --count one (cnt), told apart by their cells.
+func loadDocument(path string) (doc *loaded, cnt *counted, err error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return loaded{}, badInput("%s: %v", path, errUnwrapPath(err))
+		return nil, nil, badInput("%s: %v", path, errUnwrapPath(err))
 	}
 	if fi.Size() > maxDocBytes {
-		return loaded{}, badInput("%s: %d bytes, more than a bench document can be", path, fi.Size())
+		return nil, nil, badInput("%s: %d bytes, more than a bench document can be", path, fi.Size())
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return loaded{}, badInput("%s: %v", path, errUnwrapPath(err))
+		return nil, nil, badInput("%s: %v", path, errUnwrapPath(err))
 	}
-	d, err := parseDocument(data)
+	d, c, err := classify(data)
 	if err != nil {
-		return loaded{}, badInput("%s: %v", path, err)
+		return nil, nil, badInput("%s: %v", path, err)
 	}
-	return loaded{path: path, doc: d}, nil
+	if c != nil {
+		c.path = path
+		return nil, c, nil
+	}
+	return &loaded{path: path, doc: *d}, nil, nil
 }
 
 func errUnwrapPath(err error) error {
@@ -154,13 +162,7 @@ func parseDocument(data []byte) (benchDoc, error) {
 	}
 	// --compare also measures the C plugin in bench-host (lib "loaded", no
 	// Go runtime): a reference of its own, not a cell of a toolchain.
-	var goCells []benchCell
-	for _, c := range d.Cells {
-		if c.Lib != "loaded" {
-			goCells = append(goCells, c)
-		}
-	}
-	d.Cells = goCells
+	d.Cells = goCells(d.Cells)
 	seen := map[cellKey]bool{}
 	for i, c := range d.Cells {
 		k := cellKey{c.Lib, c.Mode.Requested}

@@ -26,20 +26,46 @@ func FuzzParseDocument(f *testing.F) {
 	}
 	f.Add([]byte(`{"schema_version":2,"cells":[]}`))
 	f.Add([]byte(`{"schema_version":1} {}`))
+	for _, path := range countFixtures {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	// A counts document is drawn on the row of a real --compare document
+	// relabelled with its Go and SDK versions.
+	base, err := os.ReadFile("testdata/go1.26.8.json")
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := parseDocument(data)
+		dp, cnt, err := classify(data)
 		if err != nil {
 			if msg := err.Error(); msg == "" || strings.Contains(msg, "\n") {
 				t.Fatalf("a refusal that is not one line: %q", msg)
 			}
 			return
 		}
+		var d benchDoc
+		var counts []counted
+		if cnt != nil {
+			if d, err = parseDocument(base); err != nil {
+				t.Fatal(err)
+			}
+			for i := range d.Cells {
+				d.Cells[i].GoVersion, d.Cells[i].SDKVersion = cnt.goVersion, cnt.sdkVersion
+			}
+			counts = []counted{*cnt}
+		} else {
+			d = *dp
+		}
 		for _, k := range cellKeys {
 			if d.cell(k) == nil {
 				t.Fatalf("accepted without a cell for %s", k)
 			}
 		}
-		m, err := buildMatrix([]loaded{{path: "fuzz.json", doc: d}}, nil)
+		m, err := buildMatrix([]loaded{{path: "fuzz.json", doc: d}}, counts, nil)
 		if err != nil {
 			return
 		}

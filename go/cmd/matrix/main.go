@@ -5,6 +5,12 @@
 //	                                  `bench --compare`, then report
 //	matrix report [flags] DOC.json... report on documents already made
 //
+// With -count-n N (default 100000; 0 for none), run also counts each build's
+// archive sync cell with `bench --count all -n N --format json`: the
+// instructions and system calls (by name) of one sync extraction, added to
+// the table, matrix.json and the chart. report reads such a counts document
+// beside the --compare one of the same Go version.
+//
 // A toolchain is the machine's `go`, a path to a go binary, or a toolchain
 // name such as go1.27.3 (fetched by the go command through GOTOOLCHAIN). Each
 // is built by `make GO=TOOLCHAIN all` into build/<go version>/; one that
@@ -71,8 +77,11 @@ const usage = `usage: matrix run [flags] TOOLCHAIN...
 run: for each toolchain (go, a path to a go binary, or a name like go1.27.3),
 build the plugin and both drivers with make GO=TOOLCHAIN into build/<go version>/,
 run bench --compare --interleave launches --floors --format json, then report.
+run -count-n N (default 100000; 0: no counts) also runs bench --count all -n N
+--format json on each build: instructions and system calls per sync extraction.
 report: print the table and write OUT/matrix.json and OUT/matrix.svg from
-bench --compare JSON documents (schema_version 1 or 2), one per toolchain.
+bench --compare JSON documents (schema_version 1 or 2), one per toolchain,
+and optionally bench --count documents (schema_version 2), one per toolchain.
 
 Exit status: 0 success, 2 bad input, 3 a failed run.
 `
@@ -122,20 +131,28 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return badInput("report: no JSON document given")
 	}
 	var docs []loaded
+	var counts []counted
 	for _, path := range fs.Args() {
-		d, err := loadDocument(path)
+		d, c, err := loadDocument(path)
 		if err != nil {
 			return err
 		}
-		docs = append(docs, d)
+		if c != nil {
+			counts = append(counts, *c)
+		} else {
+			docs = append(docs, *d)
+		}
 	}
-	return report(docs, nil, *out, stdout)
+	if len(docs) == 0 {
+		return badInput("report: only counts documents given: each needs its toolchain's bench --compare document")
+	}
+	return report(docs, counts, nil, *out, stdout)
 }
 
 // report turns the documents into rows, prints the table and writes the
 // JSON and the chart.
-func report(docs []loaded, skipped []skip, out string, stdout io.Writer) error {
-	m, err := buildMatrix(docs, skipped)
+func report(docs []loaded, counts []counted, skipped []skip, out string, stdout io.Writer) error {
+	m, err := buildMatrix(docs, counts, skipped)
 	if err != nil {
 		return err
 	}

@@ -48,6 +48,9 @@ type row struct {
 	// Notes say what a reader must know about this row: a mode not in
 	// effect, a mode not verified.
 	Notes []string `json:"notes"`
+	// Instructions and system calls per sync extraction (counts.go); null
+	// when the toolchain was not counted.
+	Counts *rowCounts `json:"counts"`
 }
 
 type rowCell struct {
@@ -101,7 +104,7 @@ func (r *row) ratio(kind, fixed, metric string) *rowRatio {
 	return nil
 }
 
-func buildMatrix(docs []loaded, skipped []skip) (*matrix, error) {
+func buildMatrix(docs []loaded, counts []counted, skipped []skip) (*matrix, error) {
 	m := &matrix{
 		SchemaVersion: 1,
 		Generator:     "cgocost matrix",
@@ -132,6 +135,9 @@ func buildMatrix(docs []loaded, skipped []skip) (*matrix, error) {
 	sort.SliceStable(m.Rows, func(i, j int) bool {
 		return versionLess(m.Rows[i].GoVersion, m.Rows[j].GoVersion)
 	})
+	if err := attachCounts(m, counts); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

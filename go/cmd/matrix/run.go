@@ -38,7 +38,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if len(r.docs) == 0 {
 		return runError{"no toolchain was measured"}
 	}
-	if err := report(r.docs, r.skipped, cfg.out, stdout); err != nil {
+	if err := report(r.docs, r.counts, r.skipped, cfg.out, stdout); err != nil {
 		return err
 	}
 	if len(r.failures) > 0 {
@@ -51,6 +51,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 type runConfig struct {
 	makeCmd, root, out string
 	launches, n        int
+	countN             int // -n of the counts run; 0: none
 	toolchains         []string
 }
 
@@ -59,6 +60,7 @@ func parseRun(args []string, stdout, stderr io.Writer) (cfg runConfig, help bool
 	fs.StringVar(&cfg.makeCmd, "make", "make", "the make command")
 	fs.IntVar(&cfg.launches, "launches", 10, "fresh launches per cell (bench --launches)")
 	fs.IntVar(&cfg.n, "n", 100000, "timed extractions per launch (bench -n)")
+	fs.IntVar(&cfg.countN, "count-n", 100000, "extractions of the counts run (bench --count all -n); 0: no counts")
 	fs.StringVar(&cfg.out, "out", "build", "directory for matrix.json, matrix.svg and matrix/")
 	fs.StringVar(&cfg.root, "root", ".", "the cgocost repository")
 	if help, err := parseFlags(fs, args, stdout); help || err != nil {
@@ -69,6 +71,9 @@ func parseRun(args []string, stdout, stderr io.Writer) (cfg runConfig, help bool
 	}
 	if cfg.n < 1 || cfg.n > 1000000000 {
 		return cfg, false, badInput("-n %d: want 1 to 1000000000", cfg.n)
+	}
+	if cfg.countN < 0 || cfg.countN > 100000000 {
+		return cfg, false, badInput("-count-n %d: want 0 (no counts) to 100000000", cfg.countN)
 	}
 	cfg.toolchains = fs.Args()
 	if len(cfg.toolchains) == 0 {
@@ -85,6 +90,7 @@ type matrixRun struct {
 	prog     *progress
 	stderr   io.Writer
 	docs     []loaded
+	counts   []counted
 	skipped  []skip
 	failures []string
 	seen     map[string]string // Go version -> the toolchain argument that gave it
@@ -121,7 +127,74 @@ func (r *matrixRun) toolchain(i int, tc string) error {
 		return runError{err.Error()}
 	}
 	r.docs = append(r.docs, loaded{path: path, doc: doc.benchDoc})
+	// A counts document of an earlier run must not stand beside this
+	// run's document (matrix report build/matrix/*.json reads both).
+	stale := filepath.Join(r.docDir, ver+".counts.json")
+	if err := os.Remove(stale); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return runError{err.Error()}
+	}
+	if r.countN > 0 {
+		r.count(i, ver)
+	}
 	return nil
+}
+
+// countArgs is the command line of one toolchain's counts: the archive sync
+// cell of a single launch, under valgrind and perf (docs/methodology.md).
+func countArgs(n int) []string {
+	return []string{"--count", "all", "-n", fmt.Sprint(n), "--format", "json"}
+}
+
+// count runs the counts of toolchain ver's build and keeps the document in
+// OUT/matrix/<ver>.counts.json. A count that fails is a failure of the run
+// (exit 3); the row is still reported, without counts.
+func (r *matrixRun) count(i int, ver string) {
+	r.prog.stage(i, len(r.toolchains), ver, "counting instructions and system calls (valgrind, perf)")
+	exe := filepath.Join(r.root, "build", ver, "bench")
+	path := filepath.Join(r.docDir, ver+".counts.json")
+	c, err := runCounts(exe, countArgs(r.countN), path, filepath.Join(r.docDir, ver+".counts.stderr"))
+	if err == nil && c.goVersion != ver {
+		err = fmt.Errorf("%s counts %s, but %s built it", exe, c.goVersion, ver)
+	}
+	if err != nil {
+		r.prog.clear()
+		r.failures = append(r.failures, fmt.Sprintf("%s counts: %v", ver, err))
+		fmt.Fprintf(r.stderr, "matrix: %s counts: %v\n", ver, err)
+		return
+	}
+	r.counts = append(r.counts, c)
+}
+
+// runCounts runs one `bench --count` and keeps its document at path.
+func runCounts(exe string, args []string, path, stderrPath string) (counted, error) {
+	errlog, err := os.Create(stderrPath)
+	if err != nil {
+		return counted{}, err
+	}
+	defer errlog.Close()
+	var so, se bytes.Buffer
+	cmd := exec.Command(exe, args...)
+	cmd.Stdout = &so
+	cmd.Stderr = io.MultiWriter(errlog, &se)
+	if err := cmd.Run(); err != nil {
+		msg := lastLine(se.String())
+		if msg == "" {
+			msg = "no message"
+		}
+		return counted{}, fmt.Errorf("bench %s failed (%v): %s (stderr: %s)", strings.Join(args, " "), err, msg, stderrPath)
+	}
+	_, c, err := classify(so.Bytes())
+	if err == nil && c == nil {
+		err = fmt.Errorf("not a counts document")
+	}
+	if err != nil {
+		return counted{}, fmt.Errorf("bench --count printed a bad document: %v", err)
+	}
+	if err := writeFileAtomic(path, so.Bytes()); err != nil {
+		return counted{}, err
+	}
+	c.path = path
+	return *c, nil
 }
 
 // compareArgs is the command line of one toolchain's measurement: launch

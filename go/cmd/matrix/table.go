@@ -36,6 +36,9 @@ func writeTable(w io.Writer, m *matrix) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := writeCounts(&b, m); err != nil {
+		return err
+	}
 	for _, r := range m.Rows {
 		for _, n := range r.Notes {
 			fmt.Fprintf(&b, "note: %s %s\n", r.GoVersion, n)
