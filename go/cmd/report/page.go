@@ -178,8 +178,10 @@ type pickedDecision struct {
 }
 
 // pickDecisions takes, per key, the first document whose decision is
-// measured, or else the first that has the key at all (not measured: its
-// command says what would measure it).
+// measured with an interval, or else the first measured without one ("too
+// few samples to tell": an anatomy's few launches, before the compare run
+// that answers), or else the first that has the key at all (not measured:
+// its command says what would measure it).
 func pickDecisions(docs []source) []pickedDecision {
 	keys := append([]string(nil), decisionKeys...)
 	known := map[string]bool{}
@@ -196,7 +198,7 @@ func pickDecisions(docs []source) []pickedDecision {
 	}
 	var out []pickedDecision
 	for _, k := range keys {
-		var first, measured *pickedDecision
+		var first, measured, interval *pickedDecision
 		for _, s := range docs {
 			for _, d := range s.doc.Decisions {
 				if d.Key != k {
@@ -209,9 +211,14 @@ func pickDecisions(docs []source) []pickedDecision {
 				if d.Measured && measured == nil {
 					measured = pd
 				}
+				if d.Measured && d.Low != nil && d.High != nil && interval == nil {
+					interval = pd
+				}
 			}
 		}
 		switch {
+		case interval != nil:
+			out = append(out, *interval)
 		case measured != nil:
 			out = append(out, *measured)
 		case first != nil:

@@ -10,8 +10,8 @@ import (
 )
 
 // The fixtures are real runs, trimmed (launches' batches cut to two, their
-// libraries dropped): compare.json (`bench --compare --time 3`, with the
-// decisions and command of notes' contract added by hand), anatomy.json
+// libraries dropped): compare.json (`bench --compare`, 10 s, on the quiet
+// reference machine, with its command and decisions), anatomy.json
 // (decisions none of which it measures), floors.json, sweep.json and
 // against.json (a paired --against verdict; these three from before
 // "command" and "decisions"), matrix.json (build/matrix.json).
@@ -81,8 +81,8 @@ func TestEverySectionFromTheFixtures(t *testing.T) {
 		t.Errorf("%d charts, want at least one per section with a chart", n)
 	}
 	// figures of the fixtures reach the page
-	for _, s := range []string{"leave async off", "8.886 [8.418, 11.52]", "measure it with: make matrix",
-		"AMD EPYC", "go1.26.8", "./build/bench --compare --time 3 --format json", "no_change", "go1.19.8"} {
+	for _, s := range []string{"leave async off", "2.440 [2.354, 2.509]", "measure it with: make matrix",
+		"AMD EPYC", "go1.26.8", "./build/bench --compare --format json", "no_change", "go1.19.8"} {
 		if !strings.Contains(html, s) {
 			t.Errorf("no %q on the page", s)
 		}
@@ -146,12 +146,13 @@ func TestDecisionsPicking(t *testing.T) {
 	}
 	docs := []source{
 		{label: "a", doc: benchDoc{Decisions: []decision{notMeasured("async", "bench --compare"), measured("link", "c-archive", 1.2), {Key: "future", Measured: true, Answer: ptr("x")}}}},
-		{label: "b", doc: benchDoc{}}, // from before decisions
+		{label: "b", doc: benchDoc{Decisions: []decision{{Key: "async", Measured: true, Answer: ptr("too few samples to tell"), Estimate: ptr(2.5)}}}},
+		{label: "o", doc: benchDoc{}}, // from before decisions
 		{label: "c", doc: benchDoc{Decisions: []decision{measured("async", "leave async off", 8.9), measured("link", "c-shared", 0.8), notMeasured("toolchain", "make matrix")}}},
 	}
 	got := pickDecisions(docs)
 	want := []struct{ key, from, answer string }{
-		{"async", "c", "leave async off"}, // the first measured, not the first seen
+		{"async", "c", "leave async off"}, // the first measured with an interval, not the first seen or measured
 		{"link", "a", "c-archive"},        // the first of two measured
 		{"toolchain", "c", ""},            // measured nowhere: its command
 		{"future", "a", "x"},              // a key outside the contract, after its keys
