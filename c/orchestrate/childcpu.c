@@ -12,15 +12,21 @@ int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks)
 {
 	const char *p = strrchr(line, ')');
 	unsigned long long utime, stime;
+	long long cutime, cstime;
 	long group;
 
 	/* after the name: state ppid pgrp session tty tpgid flags minflt
-	 * cminflt majflt cmajflt utime stime */
+	 * cminflt majflt cmajflt utime stime cutime cstime */
 	if (p == NULL ||
-	    sscanf(p + 1, " %*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &group, &utime, &stime) != 3)
+	    sscanf(p + 1, " %*c %*d %ld %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &group, &utime, &stime,
+		   &cutime, &cstime) != 5 ||
+	    cutime < 0 || cstime < 0)
 		return -1;
 	*pgrp = group;
-	*ticks = utime + stime;
+	/* with the children it waited for: a process of the group that ends
+	 * (a wrapper's burst of work) moves its time to its parent's, and the
+	 * group's sum does not drop */
+	*ticks = utime + stime + (unsigned long long)cutime + (unsigned long long)cstime;
 	return 0;
 }
 

@@ -9,14 +9,16 @@
 #include <sys/types.h>
 
 /* Reads one /proc/PID/stat line: its process group in *pgrp and its user
- * plus system time in clock ticks in *ticks. 0, or -1 if the line is not
+ * plus system time, with that of the children it waited for, in clock
+ * ticks in *ticks. 0, or -1 if the line is not
  * one (the command name may hold spaces and parentheses: the fields are
  * counted from its last ')'). */
 int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks);
 
 /* The CPU time, in ns, used so far by the live processes of process group
- * pgid (a child's group: the child, and what a wrapper started beside it);
- * -1 when no process of the group could be read. */
+ * pgid and the children they waited for (a child's group: the child, and
+ * what a wrapper started beside it); -1 when no process of the group could
+ * be read. */
 int64_t child_group_cpu_ns(pid_t pgid);
 
 #endif

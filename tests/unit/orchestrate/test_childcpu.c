@@ -1,10 +1,14 @@
 /* tests/unit/orchestrate/test_childcpu.c — a child group's CPU time: the
  * /proc stat line read field by field past the command's last ')', and the
- * time of a live group growing while it works and not while it sleeps. */
+ * time of a group of its own growing while it works, not while it sleeps,
+ * and not dropping when one of its processes ends. */
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,16 +24,16 @@ static void test_parse_stat_line(void **state)
 	(void)state;
 	/* a name with a space and parentheses: the fields count from the last ')' */
 	assert_int_equal(
-		proc_stat_parse("4242 (a (b) c) R 1 777 777 0 -1 4194560 10 0 0 0 120 35 0 0 20 0 1 0", &pgrp, &ticks),
+		proc_stat_parse("4242 (a (b) c) R 1 777 777 0 -1 4194560 10 0 0 0 120 35 40 5 20 0 1 0", &pgrp, &ticks),
 		0);
 	assert_int_equal(pgrp, 777);
-	assert_int_equal(ticks, 155);
-	assert_int_equal(proc_stat_parse("4242 (bench) S 1 9 9 0 -1 0 0 0 0 0 7 0", &pgrp, &ticks), 0);
+	assert_int_equal(ticks, 120 + 35 + 40 + 5);
+	assert_int_equal(proc_stat_parse("4242 (bench) S 1 9 9 0 -1 0 0 0 0 0 7 0 0 0", &pgrp, &ticks), 0);
 	assert_int_equal(pgrp, 9);
 	assert_int_equal(ticks, 7);
-	/* not a stat line: no ')', or too few fields */
+	/* not a stat line: no ')', too few fields */
 	assert_int_equal(proc_stat_parse("4242 bench S 1 9 9", &pgrp, &ticks), -1);
-	assert_int_equal(proc_stat_parse("4242 (bench) S 1 9", &pgrp, &ticks), -1);
+	assert_int_equal(proc_stat_parse("4242 (bench) S 1 9 9 0 -1 0 0 0 0 0 7 0", &pgrp, &ticks), -1);
 	assert_int_equal(proc_stat_parse("", &pgrp, &ticks), -1);
 }
 
@@ -41,25 +45,92 @@ static double process_cpu_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* This process's group: its time grows by about the CPU this process
- * burns (ticks of 10 ms: within two of them), and a group nobody is in
- * reads -1. */
+static double wall_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A process in a group of its own that spins for cpu_s of CPU in a child
+ * it waits for (0: sleeps), then sleeps until killed. */
+static pid_t start_group(double cpu_s)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (cpu_s > 0) {
+			pid_t worker = fork();
+			if (worker == 0) {
+				double t0 = process_cpu_s();
+				volatile uint64_t x = 0;
+				while (process_cpu_s() - t0 < cpu_s)
+					x++;
+				_exit(0);
+			}
+			waitpid(worker, NULL, 0);
+		}
+		alarm(120); /* whatever becomes of the test */
+		for (;;)
+			pause();
+	}
+	setpgid(pid, pid); /* as the child does: whichever runs first */
+	return pid;
+}
+
+static void end_group(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* A group whose worker burns 0.3 s and ends: the group's time reaches it
+ * (within a 10 ms tick or two), never drops on the way, and stays once
+ * the worker is gone (its parent waited for it). However loaded the
+ * machine, the CPU comes: the wall-clock limit is a minute. */
 static void test_group_time_grows_with_work(void **state)
 {
-	int64_t a, b;
-	double t0;
-	volatile uint64_t x = 0;
+	pid_t pid = start_group(0.3);
+	int64_t last = 0, now, after;
+	int dropped = 0;
+	double t0 = wall_s();
 
 	(void)state;
-	a = child_group_cpu_ns(getpgrp());
-	assert_true(a >= 0);
-	t0 = process_cpu_s();
-	while (process_cpu_s() - t0 < 0.3)
-		x++;
-	b = child_group_cpu_ns(getpgrp());
-	assert_true(b - a >= 200000000); /* 0.3 s of this process's CPU, at least 0.2 s seen */
+	while (wall_s() - t0 < 60 && last < 280000000) {
+		now = child_group_cpu_ns(pid);
+		if (now >= 0) {
+			dropped |= now < last;
+			last = now;
+		}
+		usleep(20000);
+	}
+	usleep(100000);
+	after = child_group_cpu_ns(pid);
+	end_group(pid); /* before any assertion: none may leave it behind */
+	assert_false(dropped);
+	assert_true(last >= 280000000);
+	assert_true(after >= last);
 	assert_int_equal(child_group_cpu_ns(0), -1);
 	assert_int_equal(child_group_cpu_ns(999999999), -1);
+}
+
+/* A group that sleeps uses (almost) no CPU over half a second. */
+static void test_sleeping_group_uses_none(void **state)
+{
+	pid_t pid = start_group(0);
+	int64_t a, b;
+
+	(void)state;
+	usleep(50000);
+	a = child_group_cpu_ns(pid);
+	usleep(500000);
+	b = child_group_cpu_ns(pid);
+	end_group(pid);
+	assert_true(a >= 0);
+	assert_true(b - a < 50000000);
 }
 
 int main(void)
@@ -67,6 +138,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_stat_line),
 		cmocka_unit_test(test_group_time_grows_with_work),
+		cmocka_unit_test(test_sleeping_group_uses_none),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
