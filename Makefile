@@ -119,22 +119,28 @@ help: ## list the targets
 # Each step is a fresh make so that variables read from the module cache
 # (SDK_DIR) are evaluated after setup has downloaded the modules.
 #
-# The tests run in two streams side by side, each one target at a time:
-# the sanitized and the Go-free builds and their tests (TEST_SIDE: builds of
-# their own, in build/sanitize* and build/go-free, a third of make test's
-# time) beside all the others, which read build/. Each stream's output is
-# printed whole when it ends (-Otarget). No test may depend on a quiet
-# machine (make test-under-load), and these two streams load it less.
+# The tests run in three streams side by side, each one target at a time,
+# so that their waiting (children that hang, stall or sleep by design,
+# start-ups) overlaps: the sanitized and the Go-free builds and their tests
+# (TEST_SIDE: builds of their own, in build/sanitize* and build/go-free);
+# the docs' commands with the two targets whose builds they share
+# (TEST_DOCS: make fuzz and make matrix's smoke forms build what test-fuzz
+# and test-matrix build); and all the others, which only read build/. Each
+# target's output is printed whole when it ends (-Otarget). No test may
+# depend on a quiet machine (make test-under-load, a step of .ci/run).
 TEST_SIDE = $(filter sanitize test-go-free,$(TEST_EXTRA))
-TEST_MAIN = test-unit test-go test-integration test-format $(filter-out $(TEST_SIDE),$(TEST_EXTRA))
+TEST_DOCS = $(filter test-docs test-fuzz test-matrix,$(TEST_EXTRA))
+TEST_MAIN = test-unit test-go test-integration test-format $(filter-out $(TEST_SIDE) $(TEST_DOCS),$(TEST_EXTRA))
 test: ## set up, build, run every test (unit, Go, integration, schema, docs, format)
 	@$(MAKE) --no-print-directory setup
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory -j2 -Otarget test-stream-main test-stream-side
+	@$(MAKE) --no-print-directory -j3 -Otarget test-stream-main test-stream-docs test-stream-side
 
-.PHONY: test-stream-main test-stream-side
+.PHONY: test-stream-main test-stream-docs test-stream-side
 test-stream-main:
 	@$(MAKE) --no-print-directory -j1 $(TEST_MAIN)
+test-stream-docs:
+	@$(MAKE) --no-print-directory -j1 $(TEST_DOCS)
 test-stream-side:
 	@$(MAKE) --no-print-directory -j1 $(TEST_SIDE)
 
