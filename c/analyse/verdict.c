@@ -46,11 +46,11 @@ static const struct ratio_rec *find_ratio(const struct doc *d, const char *name)
 	return NULL;
 }
 
-int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
-		      uint64_t seed)
+/* cur's comparison, empty, against the build or baseline named against,
+ * judged with these gates. */
+static void comparison_begin(struct doc *cur, const char *against, int same_time, double threshold, uint64_t seed)
 {
 	struct comparison_rec *cmp = &cur->comparison;
-	struct change_rec *r;
 
 	memset(cmp, 0, sizeof(*cmp));
 	cur->has_comparison = 1;
@@ -61,6 +61,15 @@ int compare_documents(const struct doc *base, struct doc *cur, const char *again
 	cmp->alpha = VERDICT_ALPHA;
 	cmp->seed = seed;
 	cmp->resamples = COMPARE_RESAMPLES;
+}
+
+int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
+		      uint64_t seed)
+{
+	struct comparison_rec *cmp = &cur->comparison;
+	struct change_rec *r;
+
+	comparison_begin(cur, against, same_time, threshold, seed);
 	for (size_t i = 0; i < cur->ncells; i++) {
 		const struct cell_rec *c = &cur->cells[i], *b = doc_find_cell(base, c->name);
 		int match;
@@ -96,15 +105,7 @@ int compare_counts(const struct doc *base, struct doc *cur, const char *against,
 	struct comparison_rec *cmp = &cur->comparison;
 	struct change_rec *r;
 
-	memset(cmp, 0, sizeof(*cmp));
-	cur->has_comparison = 1;
-	snprintf(cmp->against, sizeof(cmp->against), "%s", against);
-	cmp->same_time = 1;
-	cmp->machine_key_matches = 1;
-	cmp->threshold = threshold;
-	cmp->alpha = VERDICT_ALPHA;
-	cmp->seed = seed;
-	cmp->resamples = COMPARE_RESAMPLES;
+	comparison_begin(cur, against, 1, threshold, seed);
 	for (size_t i = 0; i < cur->ncells; i++) {
 		const struct cell_rec *c = &cur->cells[i], *b = doc_find_cell(base, c->name);
 		if (b == NULL || !c->has_counts || !b->has_counts || !c->counts.has_instructions ||
