@@ -30,9 +30,7 @@ OUT="${POWER_OUT:-$(dirname "$BENCH")/power}"
 mkdir -p "$OUT"
 case "$N" in '' | *[!0-9]* | 0) echo "power: TRIALS must be a whole number above 0, not '$N'" >&2; exit 2 ;; esac
 
-now() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+. "$(dirname "$0")/power_lib.sh"
 
 # one verdict: prints "<exit status> <seconds> <change point %>"
 trial() {
