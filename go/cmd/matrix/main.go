@@ -29,6 +29,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"cgocost/go/internal/atomicfile"
 )
 
 const (
@@ -166,14 +168,14 @@ func report(docs []loaded, counts []counted, skipped []skip, out string, stdout 
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return runError{err.Error()}
 	}
-	if err := writeFileAtomic(out+"/matrix.json", js); err != nil {
+	if err := atomicfile.WriteFile(out+"/matrix.json", js); err != nil {
 		return runError{err.Error()}
 	}
 	svg, err := renderChart(m)
 	if err != nil {
 		return runError{fmt.Sprintf("chart: %v", err)}
 	}
-	if err := writeFileAtomic(out+"/matrix.svg", svg); err != nil {
+	if err := atomicfile.WriteFile(out+"/matrix.svg", svg); err != nil {
 		return runError{err.Error()}
 	}
 	fmt.Fprintf(stdout, "wrote %s/matrix.json and %s/matrix.svg\n", out, out)

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"cgocost/go/internal/atomicfile"
 )
 
 // cmdRun builds with every toolchain it can get, measures each build with
@@ -123,7 +125,7 @@ func (r *matrixRun) toolchain(i int, tc string) error {
 		return nil
 	}
 	path := filepath.Join(r.docDir, ver+".json")
-	if err := writeFileAtomic(path, doc.raw); err != nil {
+	if err := atomicfile.WriteFile(path, doc.raw); err != nil {
 		return runError{err.Error()}
 	}
 	r.docs = append(r.docs, loaded{path: path, doc: doc.benchDoc})
@@ -190,7 +192,7 @@ func runCounts(exe string, args []string, path, stderrPath string) (counted, err
 	if err != nil {
 		return counted{}, fmt.Errorf("bench --count printed a bad document: %v", err)
 	}
-	if err := writeFileAtomic(path, so.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, so.Bytes()); err != nil {
 		return counted{}, err
 	}
 	c.path = path

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"cgocost/go/internal/atomicfile"
+
 	"github.com/chromedp/chromedp"
 )
 
@@ -229,7 +231,7 @@ func TestPageInABrowser(t *testing.T) {
 	if out == "" {
 		out = filepath.Join(dir, "report.png")
 	}
-	if err := writeAtomic(out, shot); err != nil {
+	if err := atomicfile.WriteFile(out, shot); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot: %s (%dx%d)", out, img.Bounds().Dx(), img.Bounds().Dy())

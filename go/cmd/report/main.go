@@ -25,7 +25,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+
+	"cgocost/go/internal/atomicfile"
 )
 
 func main() {
@@ -66,7 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if err := writeAtomic(*out, buf.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(*out, buf.Bytes()); err != nil {
 		return fail(3, err)
 	}
 	return 0
@@ -114,35 +115,4 @@ func readInputs(paths []string, matrixPath string, stdin io.Reader) (inputs, err
 		in.matrix, in.matrixLabel = m, label
 	}
 	return in, nil
-}
-
-// writeAtomic replaces path with data: a temporary file beside it, synced,
-// renamed over it. On any failure the temporary file is removed and path is
-// left as it was.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
