@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"cgocost/go/internal/atomicfile"
 )
 
 func main() {
@@ -47,7 +49,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "latency:", err)
 		os.Exit(3)
 	}
-	if err := os.WriteFile(*out, svg, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, svg); err != nil {
 		fmt.Fprintln(os.Stderr, "latency:", err)
 		os.Exit(3)
 	}

@@ -18,6 +18,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
+
+	"cgocost/go/internal/atomicfile"
 )
 
 func main() {
@@ -53,7 +55,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "perevent:", err)
 		os.Exit(3)
 	}
-	if err := os.WriteFile(*out, svg, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, svg); err != nil {
 		fmt.Fprintln(os.Stderr, "perevent:", err)
 		os.Exit(3)
 	}
