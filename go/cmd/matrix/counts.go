@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -86,19 +84,21 @@ type counted struct {
 }
 
 // classify tells a `bench --count` document (one Go cell, with counts) from
-// a `bench --compare` one (the four cells) and checks the one it is.
+// a `bench --compare` one (the four cells) and checks the one it is,
+// decoding it once.
 func classify(data []byte) (doc *benchDoc, cnt *counted, err error) {
-	var probe benchDoc
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&probe); err == nil && probe.SchemaVersion != nil && len(goCells(probe.Cells)) == 1 {
-		c, err := parseCounts(probe)
+	d, err := decodeDocument(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(goCells(d.Cells)) == 1 {
+		c, err := parseCounts(d)
 		if err != nil {
 			return nil, nil, err
 		}
 		return nil, &c, nil
 	}
-	d, err := parseDocument(data)
-	if err != nil {
+	if d, err = checkCompare(d); err != nil {
 		return nil, nil, err
 	}
 	return &d, nil, nil

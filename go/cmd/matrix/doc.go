@@ -143,9 +143,9 @@ type cellKey struct{ lib, mode string }
 
 func (k cellKey) String() string { return "lib=" + k.lib + "/mode=" + k.mode }
 
-// parseDocument decodes and checks one document: the schema version, the
-// four cells, one Go version and one SDK version throughout.
-func parseDocument(data []byte) (benchDoc, error) {
+// decodeDocument decodes one bench document: exactly one JSON value, with
+// a schema version.
+func decodeDocument(data []byte) (benchDoc, error) {
 	var d benchDoc
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&d); err != nil {
@@ -157,6 +157,21 @@ func parseDocument(data []byte) (benchDoc, error) {
 	if d.SchemaVersion == nil {
 		return d, fmt.Errorf("no schema_version: not a bench JSON document")
 	}
+	return d, nil
+}
+
+// parseDocument decodes and checks one --compare document.
+func parseDocument(data []byte) (benchDoc, error) {
+	d, err := decodeDocument(data)
+	if err != nil {
+		return d, err
+	}
+	return checkCompare(d)
+}
+
+// checkCompare checks a decoded --compare document: the schema version,
+// the four cells, one Go version and one SDK version throughout.
+func checkCompare(d benchDoc) (benchDoc, error) {
 	if *d.SchemaVersion != 1 && *d.SchemaVersion != 2 {
 		return d, fmt.Errorf("schema_version %d, this program reads 1 and 2", *d.SchemaVersion)
 	}
@@ -200,7 +215,7 @@ func parseDocument(data []byte) (benchDoc, error) {
 	return d, nil
 }
 
-// cell returns the document's cell for k; parseDocument made sure it exists.
+// cell returns the document's cell for k; checkCompare made sure it exists.
 func (d *benchDoc) cell(k cellKey) *benchCell {
 	for i := range d.Cells {
 		if d.Cells[i].Lib == k.lib && d.Cells[i].Mode.Requested == k.mode {
