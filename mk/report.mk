@@ -20,7 +20,7 @@
 # go.mod's language version, chromedp).
 REPORT_GO ?= go
 REPORT_TOOL := $(BUILD)/cgocost-report
-REPORT_SRCS := $(filter-out %_test.go,$(wildcard go/cmd/report/*.go go/internal/atomicfile/*.go)) $(wildcard go/cmd/report/*.tmpl) go.mod go.sum
+REPORT_SRCS := $(filter-out %_test.go,$(wildcard go/cmd/report/*.go go/internal/*/*.go)) $(wildcard go/cmd/report/*.tmpl) go.mod go.sum
 REPORT_OUT ?= $(BUILD)
 # the toolchain matrix the page shows, when there is one
 REPORT_MATRIX ?= $(wildcard $(BUILD)/matrix.json)

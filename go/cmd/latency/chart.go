@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
+
+	"cgocost/go/internal/sweepchart"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -19,30 +20,6 @@ var modeColor = map[string]color.Color{
 	"async": color.RGBA{R: 214, G: 39, B: 40, A: 255},
 }
 
-// The percentiles, told apart by the dash of their line.
-var percentiles = []struct {
-	name   string
-	get    func(point) float64
-	dashes []vg.Length
-}{
-	{"p50", func(p point) float64 { return p.P50 }, nil},
-	{"p99", func(p point) float64 { return p.P99 }, []vg.Length{vg.Points(6), vg.Points(3)}},
-	{"p99.9", func(p point) float64 { return p.P999 }, []vg.Length{vg.Points(2), vg.Points(2)}},
-}
-
-// series returns the scheduled points of one mode by rate, or (max) its
-// back-to-back point, which is drawn apart: its rate is what it achieved.
-func series(points []point, mode string, max bool, get func(point) float64) plotter.XYs {
-	var xy plotter.XYs
-	for _, p := range points {
-		if p.Mode == mode && p.Max == max && get(p) > 0 {
-			xy = append(xy, plotter.XY{X: p.Rate, Y: get(p)})
-		}
-	}
-	sort.Slice(xy, func(i, j int) bool { return xy[i].X < xy[j].X })
-	return xy
-}
-
 func logPlot(title, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -52,30 +29,6 @@ func logPlot(title, ylabel string) *plot.Plot {
 	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
 	p.Add(plotter.NewGrid())
 	return p
-}
-
-// addLine draws the scheduled points joined by a line, and the max point
-// as a lone triangle.
-func addLine(p *plot.Plot, leg *plot.Legend, xy, max plotter.XYs, c color.Color, dashes []vg.Length, label string) error {
-	if len(xy) > 0 {
-		l, s, err := plotter.NewLinePoints(xy)
-		if err != nil {
-			return err
-		}
-		l.Color, l.Width, l.Dashes = c, vg.Points(1.5), dashes
-		s.Color, s.Shape = c, draw.CircleGlyph{}
-		p.Add(l, s)
-		leg.Add(label, l, s)
-	}
-	if len(max) > 0 {
-		s, err := plotter.NewScatter(max)
-		if err != nil {
-			return err
-		}
-		s.Color, s.Shape, s.Radius = c, draw.TriangleGlyph{}, vg.Points(4)
-		p.Add(s)
-	}
-	return nil
 }
 
 func newLegend() plot.Legend {
@@ -128,14 +81,14 @@ func chart(points []point) ([]byte, error) {
 	cpu := logPlot("CPU per event (process CPU over the run / events)", "CPU ns per event")
 	latLeg, cpuLeg := newLegend(), newLegend()
 	for _, mode := range []string{"sync", "async"} {
-		for _, pc := range percentiles {
-			if err := addLine(lat, &latLeg, series(points, mode, false, pc.get), series(points, mode, true, pc.get),
-				modeColor[mode], pc.dashes, mode+" "+pc.name); err != nil {
+		for _, pc := range sweepchart.Percentiles {
+			if err := sweepchart.AddLine(lat, &latLeg, sweepchart.Series(points, mode, false, pc.Get), sweepchart.Series(points, mode, true, pc.Get),
+				modeColor[mode], pc.Dashes, mode+" "+pc.Name); err != nil {
 				return nil, err
 			}
 		}
 		perEvent := func(p point) float64 { return p.CPUNs }
-		if err := addLine(cpu, &cpuLeg, series(points, mode, false, perEvent), series(points, mode, true, perEvent),
+		if err := sweepchart.AddLine(cpu, &cpuLeg, sweepchart.Series(points, mode, false, perEvent), sweepchart.Series(points, mode, true, perEvent),
 			modeColor[mode], nil, mode); err != nil {
 			return nil, err
 		}

@@ -20,6 +20,7 @@ import (
 	"os"
 
 	"cgocost/go/internal/atomicfile"
+	"cgocost/go/internal/sweepchart"
 )
 
 func main() {
@@ -56,12 +57,7 @@ func main() {
 }
 
 // point is one cell of the sweep: a mode at a rate.
-type point struct {
-	Mode                  string // sync or async, as requested
-	Rate                  float64
-	Max                   bool // the closed loop ("max")
-	P50, P99, P999, CPUNs float64
-}
+type point = sweepchart.Point
 
 type document struct {
 	Cells []struct {

@@ -6,7 +6,10 @@ import (
 	"html/template"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
+
+	"cgocost/go/internal/sweepchart"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -327,12 +330,7 @@ func stackedBars(title, xlabel string, categories []string, layers []layer) (tem
 }
 
 // sweepPoint is one cell of a rate sweep.
-type sweepPoint struct {
-	Mode           string
-	Rate           float64
-	Max            bool
-	P50, P99, P999 float64
-}
+type sweepPoint = sweepchart.Point
 
 // sweepChart draws the percentiles of each mode against the rate, log-log.
 func sweepChart(points []sweepPoint) (template.HTML, error) {
@@ -345,48 +343,14 @@ func sweepChart(points []sweepPoint) (template.HTML, error) {
 	p.Legend.Top, p.Legend.Left = true, false
 	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	var xs, ys []float64
-	pcs := []struct {
-		name   string
-		get    func(sweepPoint) float64
-		dashes []vg.Length
-	}{
-		{"p50", func(s sweepPoint) float64 { return s.P50 }, nil},
-		{"p99", func(s sweepPoint) float64 { return s.P99 }, []vg.Length{vg.Points(6), vg.Points(3)}},
-		{"p99.9", func(s sweepPoint) float64 { return s.P999 }, []vg.Length{vg.Points(2), vg.Points(2)}},
-	}
 	for mi, m := range []string{"sync", "async"} {
-		c := paletteColor(mi)
-		for _, pc := range pcs {
-			var line, max plotter.XYs
-			for _, s := range points {
-				v := pc.get(s)
-				if s.Mode != m || v <= 0 || s.Rate <= 0 {
-					continue
-				}
-				xs, ys = append(xs, s.Rate), append(ys, v)
-				if s.Max {
-					max = append(max, plotter.XY{X: s.Rate, Y: v})
-				} else {
-					line = append(line, plotter.XY{X: s.Rate, Y: v})
-				}
+		for _, pc := range sweepchart.Percentiles {
+			line, max := sweepchart.Series(points, m, false, pc.Get), sweepchart.Series(points, m, true, pc.Get)
+			for _, xy := range slices.Concat(line, max) {
+				xs, ys = append(xs, xy.X), append(ys, xy.Y)
 			}
-			if len(line) > 0 {
-				l, sc, err := plotter.NewLinePoints(line)
-				if err != nil {
-					return "", err
-				}
-				l.Color, l.Width, l.Dashes = c, vg.Points(1.5), pc.dashes
-				sc.Color, sc.Shape = c, draw.CircleGlyph{}
-				p.Add(l, sc)
-				p.Legend.Add(m+" "+pc.name, l, sc)
-			}
-			if len(max) > 0 {
-				sc, err := plotter.NewScatter(max)
-				if err != nil {
-					return "", err
-				}
-				sc.Color, sc.Shape, sc.Radius = c, draw.TriangleGlyph{}, vg.Points(4)
-				p.Add(sc)
+			if err := sweepchart.AddLine(p, &p.Legend, line, max, paletteColor(mi), pc.Dashes, m+" "+pc.Name); err != nil {
+				return "", err
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -341,7 +340,6 @@ func sweepSection(p *page, in inputs) *section {
 		if len(pts) == 0 {
 			continue
 		}
-		sort.SliceStable(pts, func(a, b int) bool { return pts[a].Rate < pts[b].Rate })
 		b := block{ID: fmt.Sprintf("sweep-%d", i+1), Heading: docHeading(s), Table: tab}
 		b.SVG = p.chart(sweepChart(pts))
 		sec.Blocks = append(sec.Blocks, b)
