@@ -169,30 +169,18 @@ func (r *matrixRun) count(i int, ver string) {
 
 // runCounts runs one `bench --count` and keeps its document at path.
 func runCounts(exe string, args []string, path, stderrPath string) (counted, error) {
-	errlog, err := os.Create(stderrPath)
+	out, err := runBench(exe, args, stderrPath, "bench "+strings.Join(args, " "), nil)
 	if err != nil {
 		return counted{}, err
 	}
-	defer errlog.Close()
-	var so, se bytes.Buffer
-	cmd := exec.Command(exe, args...)
-	cmd.Stdout = &so
-	cmd.Stderr = io.MultiWriter(errlog, &se)
-	if err := cmd.Run(); err != nil {
-		msg := lastLine(se.String())
-		if msg == "" {
-			msg = "no message"
-		}
-		return counted{}, fmt.Errorf("bench %s failed (%v): %s (stderr: %s)", strings.Join(args, " "), err, msg, stderrPath)
-	}
-	_, c, err := classify(so.Bytes())
+	_, c, err := classify(out)
 	if err == nil && c == nil {
 		err = fmt.Errorf("not a counts document")
 	}
 	if err != nil {
 		return counted{}, fmt.Errorf("bench --count printed a bad document: %v", err)
 	}
-	if err := atomicfile.WriteFile(path, so.Bytes()); err != nil {
+	if err := atomicfile.WriteFile(path, out); err != nil {
 		return counted{}, err
 	}
 	c.path = path
@@ -298,10 +286,26 @@ type measured struct {
 
 // measure runs one `bench --compare` and checks what it printed.
 func measure(exe string, args []string, stderrPath string, prog *progress, i, total int, name string, launches int) (measured, error) {
-	var m measured
+	out, err := runBench(exe, args, stderrPath, "bench --compare", func(pid int) func() {
+		return prog.watch(pid, i, total, name, launches)
+	})
+	if err != nil {
+		return measured{}, err
+	}
+	doc, err := parseDocument(out)
+	if err != nil {
+		return measured{}, fmt.Errorf("bench --compare printed a bad document: %v", err)
+	}
+	return measured{benchDoc: doc, raw: out}, nil
+}
+
+// runBench runs exe with args, its standard error kept in stderrPath, and
+// returns its standard output. what names the run in a failure; watch, when
+// not nil, is given the started process and returns what stops watching it.
+func runBench(exe string, args []string, stderrPath, what string, watch func(pid int) (stop func())) ([]byte, error) {
 	errlog, err := os.Create(stderrPath)
 	if err != nil {
-		return m, err
+		return nil, err
 	}
 	defer errlog.Close()
 	var so, se bytes.Buffer
@@ -309,9 +313,12 @@ func measure(exe string, args []string, stderrPath string, prog *progress, i, to
 	cmd.Stdout = &so
 	cmd.Stderr = io.MultiWriter(errlog, &se)
 	if err := cmd.Start(); err != nil {
-		return m, err
+		return nil, err
 	}
-	stop := prog.watch(cmd.Process.Pid, i, total, name, launches)
+	stop := func() {}
+	if watch != nil {
+		stop = watch(cmd.Process.Pid)
+	}
 	err = cmd.Wait()
 	stop()
 	if err != nil {
@@ -321,15 +328,11 @@ func measure(exe string, args []string, stderrPath string, prog *progress, i, to
 			if msg == "" {
 				msg = "no message"
 			}
-			return m, fmt.Errorf("bench --compare failed (%v): %s (stderr: %s)", ee.ProcessState, msg, stderrPath)
+			return nil, fmt.Errorf("%s failed (%v): %s (stderr: %s)", what, ee.ProcessState, msg, stderrPath)
 		}
-		return m, err
+		return nil, err
 	}
-	doc, err := parseDocument(so.Bytes())
-	if err != nil {
-		return m, fmt.Errorf("bench --compare printed a bad document: %v", err)
-	}
-	return measured{benchDoc: doc, raw: so.Bytes()}, nil
+	return so.Bytes(), nil
 }
 
 func lastLine(s string) string {
