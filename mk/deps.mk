@@ -12,16 +12,19 @@
 DEPS_FREE_GOALS := setup help clean bench test matrix
 DEPS_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(DEPS_FREE_GOALS),$(MAKECMDGOALS)),$(.DEFAULT_GOAL))
 
-# Every package the check can name (the CI recipe installs them:
-# tests/docs' TestWorkflow checks it).
-DEPS_PACKAGES := pkg-config libjansson-dev
+# Every package the check can name, each once: the check below names them
+# through these, and the CI recipe installs them (tests/docs' TestWorkflow
+# checks it against DEPS_PACKAGES).
+DEPS_PKG_CONFIG := pkg-config
+DEPS_JANSSON := libjansson-dev
+DEPS_PACKAGES := $(DEPS_PKG_CONFIG) $(DEPS_JANSSON)
 
 ifneq ($(DEPS_GOALS),)
 # pkg-config itself, and jansson through it (libjansson-dev: jansson.h and
 # libjansson.so); a missing pkg-config names both, as it cannot tell.
 DEPS_MISSING := $(strip \
-	$(if $(shell command -v pkg-config 2>/dev/null),,pkg-config) \
-	$(if $(shell pkg-config --exists jansson 2>/dev/null && echo yes),,libjansson-dev))
+	$(if $(shell command -v pkg-config 2>/dev/null),,$(DEPS_PKG_CONFIG)) \
+	$(if $(shell pkg-config --exists jansson 2>/dev/null && echo yes),,$(DEPS_JANSSON)))
 ifneq ($(DEPS_MISSING),)
 $(error missing for the build: $(DEPS_MISSING); install them with `make setup` (sudo apt-get install $(DEPS_MISSING)), then run make again)
 endif

@@ -34,16 +34,27 @@ pattern() {
 	printf '%s\n' "$1" | awk -F/ '{ for (i = 1; i <= NF; i++) printf "%s^%s$", (i > 1 ? "/" : ""), $i }'
 }
 
-# instr NAME LENGTH: the run's I refs (every thread, user space).
-instr() {
-	GOMAXPROCS=1 GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no \
-		--cachegrind-out-file=/dev/null "$test_bin" -test.run '^$' \
-		-test.bench "$(pattern "$1")" -test.benchtime "$2x" -test.count 1 \
-		>"$tmp/out" 2>"$tmp/err" || {
+# under WHAT NAME LENGTH COMMAND...: the benchmark NAME run alone at
+# LENGTHx under COMMAND (one goroutine), its output in $tmp/out and
+# $tmp/err; a failure prints them (and perf's file, if this run wrote one)
+# and exits 3.
+under() {
+	what=$1 bench=$2 length=$3
+	shift 3
+	rm -f "$tmp/perf"
+	GOMAXPROCS=1 "$@" "$test_bin" -test.run '^$' -test.bench "$(pattern "$bench")" \
+		-test.benchtime "${length}x" -test.count 1 >"$tmp/out" 2>"$tmp/err" || {
 		cat "$tmp/err" "$tmp/out" >&2
-		echo "count-mongocrypt: $1 at ${2}x failed under valgrind" >&2
+		[ ! -f "$tmp/perf" ] || cat "$tmp/perf" >&2
+		echo "count-mongocrypt: $bench at ${length}x failed under $what" >&2
 		exit 3
 	}
+}
+
+# instr NAME LENGTH: the run's I refs (every thread, user space).
+instr() {
+	under valgrind "$1" "$2" env GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no \
+		--cachegrind-out-file=/dev/null
 	v=$(sed -n 's/^==[0-9]*== I *refs: *//p' "$tmp/err" | tr -d ,)
 	[ -n "$v" ] || { echo "count-mongocrypt: valgrind printed no I refs for $1" >&2; exit 3; }
 	echo "$v"
@@ -51,13 +62,7 @@ instr() {
 
 # calls NAME LENGTH: the run's system calls.
 calls() {
-	GOMAXPROCS=1 perf stat -x, -e raw_syscalls:sys_enter -o "$tmp/perf" -- "$test_bin" -test.run '^$' \
-		-test.bench "$(pattern "$1")" -test.benchtime "$2x" -test.count 1 \
-		>"$tmp/out" 2>"$tmp/err" || {
-		cat "$tmp/err" "$tmp/out" "$tmp/perf" >&2
-		echo "count-mongocrypt: $1 at ${2}x failed under perf stat" >&2
-		exit 3
-	}
+	under "perf stat" "$1" "$2" perf stat -x, -e raw_syscalls:sys_enter -o "$tmp/perf" --
 	v=$(awk -F, '$3 == "raw_syscalls:sys_enter" { print $1 }' "$tmp/perf")
 	case $v in
 	'' | *[!0-9]*)

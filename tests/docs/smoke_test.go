@@ -81,12 +81,7 @@ func TestSmoke(t *testing.T) {
 	}
 	dir := mirror(t, root, testbuild.Dir(t))
 	out := t.TempDir()
-	env := []string{"SMOKE_OUT=" + out}
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, longEnv+"=") && !strings.HasPrefix(kv, "SMOKE_OUT=") && !strings.HasPrefix(kv, "MAKEFLAGS=") && !strings.HasPrefix(kv, "MFLAGS=") && !strings.HasPrefix(kv, "MAKELEVEL=") {
-			env = append(env, kv)
-		}
-	}
+	env := append([]string{"SMOKE_OUT=" + out}, testbuild.EnvOutsideMake(longEnv+"=", "SMOKE_OUT=")...)
 	var total time.Duration
 	type result struct {
 		code   int

@@ -22,20 +22,17 @@ const (
 	ciDoc        = "docs/ci.md"
 )
 
-// RunLine is one command line of a workflow's run: scripts.
-type RunLine struct {
-	Line int    // 1-based line in the workflow
-	Text string // trimmed, backslash continuations joined
-}
-
 // RunLines extracts the command lines of every run: script of a GitHub
 // Actions workflow, a one-line run: or a block (run: | or run: >) whose
-// lines are those indented deeper than the run: key. Blank lines and
-// comments are skipped; a line ending in a backslash continues on the next.
+// lines are those indented deeper than the run: key. Each script is read
+// as an sh block of the docs is (Parse: blank lines and comments skipped, a
+// line ending in a backslash continued on the next, a trailing comment
+// dropped), its lines and problems numbered as in the workflow.
 // It reads lines, not YAML: a run: key anywhere counts (a workflow has no
 // other key of that name), and a one-line value is taken as written.
-func RunLines(text string) []RunLine {
-	var out []RunLine
+func RunLines(text string) ([]Command, []string) {
+	var out []Command
+	var problems []string
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
 		key := strings.TrimLeft(lines[i], " ")
@@ -45,40 +42,37 @@ func RunLines(text string) []RunLine {
 		}
 		indent := len(lines[i]) - len(strings.TrimLeft(lines[i], " -"))
 		val := strings.TrimSpace(strings.TrimPrefix(key, "run:"))
+		// the script, and its fence's line: the one before its first
+		var script []string
+		fence := i + 1
 		if val != "" && val[0] != '|' && val[0] != '>' {
-			out = append(out, RunLine{Line: i + 1, Text: strings.Trim(val, `"'`)})
-			continue
+			script, fence = []string{strings.Trim(val, `"'`)}, i
+		} else {
+			for i+1 < len(lines) {
+				l := lines[i+1]
+				if strings.TrimSpace(l) != "" && len(l)-len(strings.TrimLeft(l, " ")) <= indent {
+					break
+				}
+				script = append(script, l)
+				i++
+			}
 		}
-		var pending strings.Builder
-		start := 0
-		for i+1 < len(lines) {
-			l := lines[i+1]
-			t := strings.TrimSpace(l)
-			if t != "" && len(l)-len(strings.TrimLeft(l, " ")) <= indent {
-				break
-			}
-			i++
-			if pending.Len() == 0 && (t == "" || strings.HasPrefix(t, "#")) {
-				continue
-			}
-			if pending.Len() == 0 {
-				start = i + 1
-			} else {
-				pending.WriteByte(' ')
-			}
-			if strings.HasSuffix(t, `\`) {
-				pending.WriteString(strings.TrimSpace(strings.TrimSuffix(t, `\`)))
-				continue
-			}
-			pending.WriteString(t)
-			out = append(out, RunLine{Line: start, Text: pending.String()})
-			pending.Reset()
-		}
-		if pending.Len() > 0 {
-			out = append(out, RunLine{Line: start, Text: pending.String()})
-		}
+		d := Parse(workflowFile, strings.Repeat("\n", max(fence-1, 0))+"```sh\n"+strings.Join(script, "\n")+"\n```\n")
+		out = append(out, d.Commands...)
+		problems = append(problems, d.Problems...)
 	}
-	return out
+	return out, problems
+}
+
+// workflowCommands is RunLines' commands of the workflow, its problems
+// failing the test.
+func workflowCommands(t *testing.T, text string) []Command {
+	t.Helper()
+	cmds, problems := RunLines(text)
+	for _, p := range problems {
+		t.Error(p)
+	}
+	return cmds
 }
 
 // gated reports whether a run: line is one docs/ci.md must show: it runs
@@ -105,7 +99,7 @@ func TestWorkflowCommandsDocumented(t *testing.T) {
 	}
 	benches, makes := 0, 0
 	inWorkflow := map[string]bool{}
-	for _, r := range RunLines(string(data)) {
+	for _, r := range workflowCommands(t, string(data)) {
 		inWorkflow[r.Text] = true
 		if !gated(r.Text) {
 			continue
@@ -148,7 +142,7 @@ func TestWorkflowInstallsBuildPackages(t *testing.T) {
 		t.Fatal(err)
 	}
 	var installed []string
-	for _, r := range RunLines(string(data)) {
+	for _, r := range workflowCommands(t, string(data)) {
 		if w := words(r.Text); strings.Contains(r.Text, "apt-get install") {
 			installed = append(installed, w...)
 		}
@@ -189,8 +183,12 @@ func TestRunLines(t *testing.T) {
           folded
       - run: echo last
 `
-	got := RunLines(yml)
-	want := []RunLine{
+	got, problems := RunLines(yml)
+	var want []Command
+	for _, c := range []struct {
+		line int
+		text string
+	}{
 		{4, "make"},
 		{7, "set +e"},
 		{9, "build/bench -a --against ../base/build/bench"},
@@ -198,9 +196,11 @@ func TestRunLines(t *testing.T) {
 		{14, "make -j2"},
 		{22, "folded"},
 		{23, "echo last"},
+	} {
+		want = append(want, Command{File: workflowFile, Line: c.line, Text: c.text})
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("RunLines:\n got %v\nwant %v", got, want)
+	if !reflect.DeepEqual(got, want) || problems != nil {
+		t.Errorf("RunLines:\n got %v, problems %q\nwant %v", got, problems, want)
 	}
 	if !gated("build/bench -a --against x") || !gated("make") || gated(`echo "status=$?"`) || gated("makeself") {
 		t.Error("gated: build/bench and make lines only")

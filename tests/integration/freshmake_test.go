@@ -26,12 +26,7 @@ func TestFreshMachineMake(t *testing.T) {
 		t.Fatal(err)
 	}
 	build := filepath.Join(tmp, "build")
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "PKG_CONFIG_") && !strings.HasPrefix(kv, "MAKEFLAGS=") && !strings.HasPrefix(kv, "MAKELEVEL=") && !strings.HasPrefix(kv, "MFLAGS=") {
-			env = append(env, kv)
-		}
-	}
+	env := testbuild.EnvOutsideMake("PKG_CONFIG_")
 	missing := append(env[:len(env):len(env)], "PKG_CONFIG_LIBDIR="+empty)
 	make := func(env []string, args string) (int, string) {
 		t.Helper()
