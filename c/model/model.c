@@ -32,6 +32,14 @@ struct cell_rec *doc_find_cell(const struct doc *d, const char *name)
 	return NULL;
 }
 
+const struct ratio_rec *doc_find_ratio(const struct doc *d, const char *name)
+{
+	for (size_t i = 0; i < d->nratios; i++)
+		if (strcmp(d->ratios[i].name, name) == 0)
+			return &d->ratios[i];
+	return NULL;
+}
+
 struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char *mode, const char *scenario,
 			       enum work work, int minimal)
 {
