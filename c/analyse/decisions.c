@@ -24,7 +24,7 @@ static int find_figure(const struct doc *d, const char *name, struct figure *f)
 	const struct ratio_rec *lr;
 
 	memset(f, 0, sizeof(*f));
-	f->level = isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95;
+	f->level = doc_ci_level(d);
 	for (size_t i = 0; d->has_paired && i < p->nratios; i++) {
 		const struct pair_ratio_rec *r = &p->ratios[i];
 		if (r->judged || strcmp(r->name, name) != 0)

@@ -10,7 +10,7 @@
 /* The document's interval level in percent ("95"). */
 static double level_pct(const struct doc *d)
 {
-	return 100.0 * (isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95);
+	return 100.0 * doc_ci_level(d);
 }
 
 static void decision_row(FILE *out, const struct decision_rec *r)
