@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/mdtext.h"
 
 /* The document's interval level in percent ("95"). */
@@ -15,6 +16,8 @@ static double level_pct(const struct doc *d)
 
 static void decision_row(FILE *out, const struct decision_rec *r)
 {
+	char e[32];
+
 	fputs("| ", out);
 	md_text(out, r->question);
 	fputs(" | ", out);
@@ -36,10 +39,7 @@ static void decision_row(FILE *out, const struct decision_rec *r)
 		fputs(" |\n", out);
 		return;
 	}
-	if (isfinite(r->estimate))
-		fprintf(out, "%.3f", r->estimate);
-	else
-		fputs("n/a", out);
+	fputs(fmt_num(e, sizeof(e), r->estimate, "%.3f"), out);
 	if (isfinite(r->low) && isfinite(r->high))
 		fprintf(out, " [%.3f, %.3f]", r->low, r->high);
 	else
