@@ -21,9 +21,10 @@ struct figure {
 static int find_figure(const struct doc *d, const char *name, struct figure *f)
 {
 	const struct paired_rec *p = &d->paired;
+	const struct ratio_rec *lr;
 
 	memset(f, 0, sizeof(*f));
-	f->level = isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95;
+	f->level = doc_ci_level(d);
 	for (size_t i = 0; d->has_paired && i < p->nratios; i++) {
 		const struct pair_ratio_rec *r = &p->ratios[i];
 		if (r->judged || strcmp(r->name, name) != 0)
@@ -38,19 +39,15 @@ static int find_figure(const struct doc *d, const char *name, struct figure *f)
 			f->den = doc_find_cell(d, p->cells[r->den].name);
 		return isfinite(f->estimate) ? 0 : -1;
 	}
-	for (size_t i = 0; i < d->nratios; i++) {
-		const struct ratio_rec *r = &d->ratios[i];
-		if (strcmp(r->name, name) != 0)
-			continue;
-		f->estimate = r->st.s.median;
-		f->low = r->st.s.ci_lo;
-		f->high = r->st.s.ci_hi;
-		f->n = r->st.s.n;
-		f->num = doc_find_cell(d, r->numerator);
-		f->den = doc_find_cell(d, r->denominator);
-		return isfinite(f->estimate) ? 0 : -1;
-	}
-	return -1;
+	if ((lr = doc_find_ratio(d, name)) == NULL)
+		return -1;
+	f->estimate = lr->st.s.median;
+	f->low = lr->st.s.ci_lo;
+	f->high = lr->st.s.ci_hi;
+	f->n = lr->st.s.n;
+	f->num = doc_find_cell(d, lr->numerator);
+	f->den = doc_find_cell(d, lr->denominator);
+	return isfinite(f->estimate) ? 0 : -1;
 }
 
 static void begin(struct decision_rec *r, enum decision_key k)

@@ -38,14 +38,6 @@ static struct change_rec *next_change(struct comparison_rec *cmp)
 	return model_append((void **)&cmp->changes, &cmp->nchanges, sizeof(*cmp->changes));
 }
 
-static const struct ratio_rec *find_ratio(const struct doc *d, const char *name)
-{
-	for (size_t i = 0; i < d->nratios; i++)
-		if (strcmp(d->ratios[i].name, name) == 0)
-			return &d->ratios[i];
-	return NULL;
-}
-
 /* cur's comparison, empty, against the build or baseline named against,
  * judged with these gates. */
 static void comparison_begin(struct doc *cur, const char *against, int same_time, double threshold, uint64_t seed)
@@ -83,7 +75,7 @@ int compare_documents(const struct doc *base, struct doc *cur, const char *again
 		      same_time || match, threshold, seed);
 	}
 	for (size_t i = 0; i < cur->nratios; i++) {
-		const struct ratio_rec *c = &cur->ratios[i], *b = find_ratio(base, c->name);
+		const struct ratio_rec *c = &cur->ratios[i], *b = doc_find_ratio(base, c->name);
 		if (b == NULL)
 			continue;
 		if ((r = next_change(cmp)) == NULL)

@@ -2,7 +2,6 @@
 #include "cli/exports.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -171,32 +170,6 @@ static void last_line(const char *s, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(end - start), start);
 }
 
-/* Gives the tool's stdin the JSON in fd: fd 0 is what a child inherits
- * (orchestrate/child.h), so it is fd for the time of the fork only. */
-static int spawn_fed(struct child *c, char *const argv[], int fd, char *why, size_t whylen)
-{
-	int saved = fcntl(0, F_DUPFD_CLOEXEC, 10), rc;
-
-	if (saved < 0 && errno != EBADF) {
-		snprintf(why, whylen, "cannot keep stdin aside: %s", strerror(errno));
-		return -1;
-	}
-	if (dup2(fd, 0) < 0) {
-		snprintf(why, whylen, "cannot give it the JSON: %s", strerror(errno));
-		if (saved >= 0)
-			close(saved);
-		return -1;
-	}
-	rc = child_spawn(c, CHILD_PIPES, argv, why, whylen);
-	if (saved >= 0) {
-		dup2(saved, 0);
-		close(saved);
-	} else {
-		close(0);
-	}
-	return rc;
-}
-
 /* The page cgocost-report makes of d, malloc'd in *page. 0, or -1 with why. */
 static int html_page(const struct doc *d, char **page, char *why, size_t whylen)
 {
@@ -222,7 +195,7 @@ static int html_page(const struct doc *d, char **page, char *why, size_t whylen)
 	}
 	argv[0] = tool, argv[1] = "-", argv[2] = NULL;
 	child_init(&c, 0);
-	if (spawn_fed(&c, argv, fd, sub, sizeof(sub)) != 0) {
+	if (child_spawn_stdin(&c, CHILD_PIPES, argv, fd, sub, sizeof(sub)) != 0) {
 		snprintf(why, whylen, "%s: %s", tool, sub);
 		goto out;
 	}

@@ -178,25 +178,31 @@ int run_measure(const struct options *o, const struct machine *m, struct doc *d,
 	return EXIT_RUN_FAILED;
 }
 
-int run_analyse(const struct options *o, const struct run_row *row, struct doc *d, struct doc *base)
+/* The counting gate's analysis: its verdict is on the counts alone (the
+ * cells' one launch each, the first counted run, is analysed for the
+ * document). */
+static int analyse_counted(const struct options *o, struct doc *d, struct doc *base)
+{
+	char err[512];
+
+	if (analyse_document(d, err, sizeof(err)) != 0 || analyse_document(base, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		return EXIT_RUN_FAILED;
+	}
+	if (compare_counts(base, d, o->against, o->threshold, o->seed, COUNT_GATE_MIN_PAIRS) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
+}
+
+/* Every other method's: the timed statistics, the row's own, and the
+ * comparison against the other build or the baseline. */
+static int analyse_timed(const struct options *o, const struct run_row *row, struct doc *d, struct doc *base)
 {
 	char err[512];
 	int against = o->base == BASE_BUILD;
 
-	if (o->method == METHOD_COUNTED) {
-		/* the verdict is on the counts alone (the cells' one launch
-		 * each, the first counted run, is analysed for the document) */
-		if (analyse_document(d, err, sizeof(err)) != 0 || analyse_document(base, err, sizeof(err)) != 0) {
-			fprintf(stderr, "%s: %s\n", prog, err);
-			return EXIT_RUN_FAILED;
-		}
-		if (compare_counts(base, d, o->against, o->threshold, o->seed, COUNT_GATE_MIN_PAIRS) != 0 ||
-		    doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			return EXIT_RUN_FAILED;
-		}
-		return EXIT_OK;
-	}
 	if (analyse_document(d, err, sizeof(err)) != 0 || (against && analyse_document(base, err, sizeof(err)) != 0) ||
 	    analyse_paired(d, o->threshold, err, sizeof(err)) != 0) {
 		fprintf(stderr, "%s: %s\n", prog, err);
@@ -214,6 +220,15 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUN_FAILED;
 	}
+	return EXIT_OK;
+}
+
+int run_analyse(const struct options *o, const struct run_row *row, struct doc *d, struct doc *base)
+{
+	int status = o->method == METHOD_COUNTED ? analyse_counted(o, d, base) : analyse_timed(o, row, d, base);
+
+	if (status != EXIT_OK)
+		return status;
 	/* a report's own: the command as given and what it decides */
 	if (doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);

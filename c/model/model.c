@@ -1,6 +1,7 @@
 /* model/model.c — small lookups over the model. */
 #include "model/model.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,19 @@ struct cell_rec *doc_find_cell(const struct doc *d, const char *name)
 		if (strcmp(d->cells[i].name, name) == 0)
 			return &d->cells[i];
 	return NULL;
+}
+
+const struct ratio_rec *doc_find_ratio(const struct doc *d, const char *name)
+{
+	for (size_t i = 0; i < d->nratios; i++)
+		if (strcmp(d->ratios[i].name, name) == 0)
+			return &d->ratios[i];
+	return NULL;
+}
+
+double doc_ci_level(const struct doc *d)
+{
+	return isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95;
 }
 
 struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char *mode, const char *scenario,

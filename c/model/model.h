@@ -486,6 +486,11 @@ void *model_append(void **items, size_t *n, size_t size);
 
 /* The cell named name; NULL if none. */
 struct cell_rec *doc_find_cell(const struct doc *d, const char *name);
+/* The ratio over launches named name; NULL if none. */
+const struct ratio_rec *doc_find_ratio(const struct doc *d, const char *name);
+/* The level of the document's intervals: its ci_level, or 0.95 (the
+ * analysis's) in one that has none. */
+double doc_ci_level(const struct doc *d);
 /* The cell of lib asked to run in mode for scenario with the options' work,
  * measured by the bench driver; NULL if none. */
 struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario);

@@ -60,9 +60,9 @@ void child_output_limit(size_t bytes)
 	output_max = bytes;
 }
 
-static void become(char *const argv[], pid_t parent, const int *from, const int *to, int n)
+static void become(char *const argv[], pid_t parent, int files, const int *from, const int *to, int n)
 {
-	int hi[4];
+	int hi[5];
 	struct rlimit fsize = { output_max, output_max };
 
 	signal(SIGINT, SIG_DFL);
@@ -74,7 +74,7 @@ static void become(char *const argv[], pid_t parent, const int *from, const int 
 	if (getppid() != parent)
 		_exit(127);
 	/* its output files (CHILD_SERVER) cannot outgrow the cap either */
-	if (n == 4)
+	if (files)
 		setrlimit(RLIMIT_FSIZE, &fsize);
 	for (int i = 0; i < n; i++)
 		if ((hi[i] = fcntl(from[i], F_DUPFD, 20)) < 0)
@@ -122,16 +122,20 @@ static int make_fds(struct child *c, int theirs[4], int to[4], char *err, size_t
 	return 4;
 }
 
-int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err, size_t errlen)
+/* child_spawn, its stdin in (-1: the driver's). */
+static int spawn(struct child *c, enum child_io io, char *const argv[], int in, char *err, size_t errlen)
 {
-	int theirs[4], to[4], n;
+	int theirs[5], to[5], made, n;
 	pid_t parent = getpid(), pid;
 
 	child_init(c, c->slot);
 	c->io = io;
 	interrupt_adopt_orphans();
-	if ((n = make_fds(c, theirs, to, err, errlen)) < 0)
+	if ((made = make_fds(c, theirs, to, err, errlen)) < 0)
 		return -1;
+	n = made;
+	if (in >= 0)
+		theirs[n] = in, to[n++] = 0; /* the caller's: left open here */
 	pid = fork();
 	if (pid < 0) {
 		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
@@ -143,14 +147,24 @@ int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err
 		return -1;
 	}
 	if (pid == 0)
-		become(argv, parent, theirs, to, n);
+		become(argv, parent, io == CHILD_SERVER, theirs, to, n);
 	setpgid(pid, pid); /* as the child does: whichever runs first */
 	interrupt_child_slot(c->slot, pid);
 	c->pid = pid;
 	/* its ends of the pipes are its own now; the files stay ours too */
-	for (int i = io == CHILD_PIPES ? 0 : 2; i < n; i++)
+	for (int i = io == CHILD_PIPES ? 0 : 2; i < made; i++)
 		close(theirs[i]);
 	return 0;
+}
+
+int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err, size_t errlen)
+{
+	return spawn(c, io, argv, -1, err, errlen);
+}
+
+int child_spawn_stdin(struct child *c, enum child_io io, char *const argv[], int in, char *err, size_t errlen)
+{
+	return spawn(c, io, argv, in, err, errlen);
 }
 
 /* --- reading and reaping -------------------------------------------------- */

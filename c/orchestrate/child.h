@@ -9,7 +9,8 @@
  *     (the driver's interrupt handler and ignored SIGPIPE are not its own);
  *   - the kernel kills it (PR_SET_PDEATHSIG, SIGKILL) when the driver dies;
  *     if the driver died before that was set, it exits 127 at once;
- *   - stdin is the driver's; stdout and stderr are pipes read while it runs
+ *   - stdin is the driver's (or a descriptor the caller gives,
+ *     child_spawn_stdin); stdout and stderr are pipes read while it runs
  *     (CHILD_PIPES), or temporary files read after it ended (CHILD_SERVER,
  *     which also gives it the commands pipe on fd 3 and the replies pipe on
  *     fd 4 of timing/blocks.h);
@@ -87,6 +88,9 @@ void child_init(struct child *c, int slot);
  * child_init or child_close. 0, or -1 with a reason in err (nothing left
  * open). */
 int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err, size_t errlen);
+/* child_spawn with in (the caller's descriptor, left open) as its stdin
+ * instead of the driver's. */
+int child_spawn_stdin(struct child *c, enum child_io io, char *const argv[], int in, char *err, size_t errlen);
 
 /* Waits for the child to end, at most timeout_ms (-1: as long as it takes;
  * 0: only if it has ended already), then kills its group; reaps it and

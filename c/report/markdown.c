@@ -5,16 +5,19 @@
 #include <math.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/mdtext.h"
 
 /* The document's interval level in percent ("95"). */
 static double level_pct(const struct doc *d)
 {
-	return 100.0 * (isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95);
+	return 100.0 * doc_ci_level(d);
 }
 
 static void decision_row(FILE *out, const struct decision_rec *r)
 {
+	char e[32];
+
 	fputs("| ", out);
 	md_text(out, r->question);
 	fputs(" | ", out);
@@ -36,10 +39,7 @@ static void decision_row(FILE *out, const struct decision_rec *r)
 		fputs(" |\n", out);
 		return;
 	}
-	if (isfinite(r->estimate))
-		fprintf(out, "%.3f", r->estimate);
-	else
-		fputs("n/a", out);
+	fputs(fmt_num(e, sizeof(e), r->estimate, "%.3f"), out);
 	if (isfinite(r->low) && isfinite(r->high))
 		fprintf(out, " [%.3f, %.3f]", r->low, r->high);
 	else

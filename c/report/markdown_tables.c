@@ -12,7 +12,7 @@ static const char *fmt_p(char *buf, size_t len, double p);
 
 static double level_pct(const struct doc *d)
 {
-	return 100.0 * (isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95);
+	return 100.0 * doc_ci_level(d);
 }
 
 static const char *fmt_interval_ns(char *buf, size_t len, const stats_summary *s)

@@ -339,28 +339,14 @@ func TestExportFailedLateIsExitThree(t *testing.T) {
 // The directory of an export removed while the launches run: the run
 // measured, reported, and could not export; exit 3, the report kept.
 func TestExportDirectoryGoneDuringTheRun(t *testing.T) {
-	bench := filepath.Join(buildDir(t), "bench")
 	sub := filepath.Join(t.TempDir(), "gone")
 	os.Mkdir(sub, 0o755)
-	mark := fmt.Sprintf("CGOCOST_TEST_RUN=export-%d", time.Now().UnixNano())
-	cmd := exec.Command(bench, "-n", "200000", "-r", "4", "--warmup", "1000", "--launches", "4",
+	r := runRemovingDir(t, sub, "-n", "200000", "-r", "4", "--warmup", "1000", "--launches", "4",
 		"--export", "json="+filepath.Join(sub, "a.json"))
-	cmd.Env = append(os.Environ(), mark)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	if r.code != 3 || !strings.Contains(r.stderr, "--export json="+sub) {
+		t.Fatalf("exit %d, want exit 3 naming the export: %s", r.code, r.stderr)
 	}
-	for deadline := time.Now().Add(30 * time.Second); len(processesOf(mark)) < 2 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	os.RemoveAll(sub)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(errb.String(), "--export json="+sub) {
-		t.Fatalf("%v, want exit 3 naming the export: %s", err, errb.String())
-	}
-	seedLines(t, result{out.String(), errb.String(), 3}, 1, "800000")
+	seedLines(t, r, 1, "800000")
 	if _, err := os.Stat(sub); !os.IsNotExist(err) {
 		t.Errorf("%s is back: %v", sub, err)
 	}

@@ -397,31 +397,16 @@ func TestFileSizeLimitIsAFailedWrite(t *testing.T) {
 // A save that fails after a multi-launch measurement keeps the report: the
 // directory disappears while the launches run.
 func TestFailedSaveKeepsTheReport(t *testing.T) {
-	dir := buildDir(t)
-	bench := filepath.Join(dir, "bench")
 	sub := filepath.Join(t.TempDir(), "gone")
 	os.Mkdir(sub, 0o755)
-	mark := fmt.Sprintf("CGOCOST_TEST_RUN=save-%d", time.Now().UnixNano())
-	cmd := exec.Command(bench, "-n", "200000", "-r", "4", "--warmup", "1000", "--launches", "4",
+	r := runRemovingDir(t, sub, "-n", "200000", "-r", "4", "--warmup", "1000", "--launches", "4",
 		"--save-baseline", filepath.Join(sub, "base.json"))
-	cmd.Env = append(os.Environ(), mark)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	if r.code != 3 || !strings.Contains(r.stderr, "--save-baseline: ") {
+		t.Fatalf("exit %d, want exit 3 with the save's error: %s", r.code, r.stderr)
 	}
-	for deadline := time.Now().Add(30 * time.Second); len(processesOf(mark)) < 2 && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	os.RemoveAll(sub)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(errb.String(), "--save-baseline: ") {
-		t.Fatalf("%v, want exit 3 with the save's error: %s", err, errb.String())
-	}
-	seedLines(t, result{out.String(), errb.String(), 3}, 1, "800000")
-	if !strings.Contains(out.String(), "# time:") {
-		t.Fatalf("the report was thrown away:\n%s", out.String())
+	seedLines(t, r, 1, "800000")
+	if !strings.Contains(r.stdout, "# time:") {
+		t.Fatalf("the report was thrown away:\n%s", r.stdout)
 	}
 }
 

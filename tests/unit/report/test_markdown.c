@@ -22,6 +22,7 @@
 
 #include "analyse/analysis.h"
 #include "analyse/decisions.h"
+#include "base/atomicfile.h"
 #include "model_fixture.h"
 #include "report/markdown.h"
 
@@ -84,31 +85,18 @@ static int check_tables(const char *text)
 
 static char *read_file(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
+	char *data, err[512];
+	size_t len;
 
-	if (f == NULL)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = calloc((size_t)n + 1, 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
+	return read_whole_file(path, &data, &len, 1 << 24, err, sizeof(err)) == 0 ? data : NULL;
 }
 
 static void write_file(const char *path, const char *text)
 {
-	FILE *f = fopen(path, "wb");
-	if (f == NULL)
-		fail_msg("cannot write %s", path);
-	fputs(text, f);
-	fclose(f);
+	char err[512];
+
+	if (atomic_write_file(path, text, strlen(text), err, sizeof(err)) != 0)
+		fail_msg("%s", err);
 }
 
 static const char *env_or(const char *name, const char *fallback)
