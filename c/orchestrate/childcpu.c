@@ -57,3 +57,11 @@ int64_t child_group_cpu_ns(pid_t pgid)
 	closedir(dir);
 	return found ? (int64_t)(sum * (1000000000ULL / (uint64_t)hz)) : -1;
 }
+
+int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share)
+{
+	int64_t before = *cpu_ns;
+
+	*cpu_ns = child_group_cpu_ns(pgid);
+	return before >= 0 && *cpu_ns >= 0 && (double)(*cpu_ns - before) >= share * 1e6 * interval_ms;
+}
