@@ -41,7 +41,7 @@ trial() {
 	rc=$?
 	t1=$(now)
 	point=$(jq -r '[.comparison.changes[]? | select(.scenario | contains("mode=async")) | .point][0] // "nan"' "$json" 2>/dev/null)
-	echo "$rc $(elapsed "$t0" "$t1") $(awk -v p="$point" 'BEGIN { if (p == "nan" || p == "null") print "nan"; else printf "%+.2f", 100 * p }')"
+	echo "$rc $(elapsed "$t0" "$t1") $(percent "$point")"
 }
 
 echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs; $("$BENCH" --help >/dev/null 2>&1 && echo "$BENCH")"
@@ -70,9 +70,6 @@ while [ "$i" -le "$N" ]; do
 	i=$((i + 1))
 done
 
-col() { awk -F' [|] ' -v c="$1" -v f="$2" '{ split($c, x, " "); print x[f] }' "$OUT/trials.txt"; }
-count() { col "$1" 1 | grep -c '^1$'; }
-failed() { col "$1" 1 | grep -vc '^[01]$'; }
 fa=$(count 1)
 det=$(count 2)
 lfa=$(count 3)

@@ -29,7 +29,7 @@ trial() {
 	rc=$?
 	t1=$(now)
 	point=$(jq -r '.comparison.changes[0].point // "nan"' "$json" 2>/dev/null)
-	echo "$rc $(elapsed "$t0" "$t1") $(awk -v p="${point:-nan}" 'BEGIN { if (p == "nan" || p == "null") print "nan"; else printf "%+.2f", 100 * p }')"
+	echo "$rc $(elapsed "$t0" "$t1") $(percent "$point")"
 }
 
 echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -45,10 +45,9 @@ while [ "$i" -le "$N" ]; do
 	i=$((i + 1))
 done
 
-col() { awk -F' [|] ' -v c="$1" -v f="$2" '{ split($c, x, " "); print x[f] }' "$OUT/trials.txt"; }
-fa=$(col 1 1 | grep -c '^1$')
-det=$(col 2 1 | grep -c '^1$')
-bad=$(($(col 1 1 | grep -vc '^[01]$') + $(col 2 1 | grep -vc '^[01]$')))
+fa=$(count 1)
+det=$(count 2)
+bad=$(($(failed 1) + $(failed 2)))
 vt=$( (col 1 2; col 2 2) | median)
 [ "$bad" -eq 0 ] || echo "power: $bad runs failed (exit status other than 0 and 1): see $OUT" >&2
 echo "power (instructions): false alarms $fa/$N, detected $det/$N at +1%, median verdict time $vt s"

@@ -55,6 +55,31 @@ static void comparison_begin(struct doc *cur, const char *against, int same_time
 	cmp->resamples = COMPARE_RESAMPLES;
 }
 
+/* verdict_require's, what naming the samples in the reason ("too few
+ * generations for a verdict: N of M"). */
+static void require(struct comparison_rec *cmp, size_t min, const char *what)
+{
+	size_t fewest = SIZE_MAX;
+
+	cmp->min_samples = min;
+	cmp->regressed = 0;
+	cmp->undefined_because[0] = '\0';
+	for (size_t i = 0; i < cmp->nchanges; i++) {
+		struct change_rec *c = &cmp->changes[i];
+		size_t n = c->n < c->base_n ? c->n : c->base_n;
+		c->min_n = min;
+		if (n < fewest)
+			fewest = n;
+		if (n < min)
+			c->ch.verdict = VERDICT_UNDEFINED;
+		if (c->gated && c->ch.verdict == VERDICT_REGRESSED)
+			cmp->regressed = 1;
+	}
+	if (cmp->nchanges && fewest < min)
+		snprintf(cmp->undefined_because, sizeof(cmp->undefined_because), "too few %s for a verdict: %zu of %zu",
+			 what, fewest, min);
+}
+
 int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
 		      uint64_t seed)
 {
@@ -111,41 +136,13 @@ int compare_counts(const struct doc *base, struct doc *cur, const char *against,
 		memcpy(r->base_samples, b->counts.instructions.per_pair, r->base_n * sizeof(double));
 		memcpy(r->samples, c->counts.instructions.per_pair, r->n * sizeof(double));
 	}
-	verdict_require(cmp, min);
-	if (cmp->undefined_because[0]) {
-		size_t fewest = SIZE_MAX;
-		for (size_t i = 0; i < cmp->nchanges; i++) {
-			size_t n =
-				cmp->changes[i].n < cmp->changes[i].base_n ? cmp->changes[i].n : cmp->changes[i].base_n;
-			fewest = n < fewest ? n : fewest;
-		}
-		snprintf(cmp->undefined_because, sizeof(cmp->undefined_because),
-			 "too few pairs of counted runs for a verdict: %zu of %zu", fewest, min);
-	}
+	require(cmp, min, "pairs of counted runs");
 	return 0;
 }
 
 void verdict_require(struct comparison_rec *cmp, size_t min)
 {
-	size_t fewest = SIZE_MAX;
-
-	cmp->min_samples = min;
-	cmp->regressed = 0;
-	cmp->undefined_because[0] = '\0';
-	for (size_t i = 0; i < cmp->nchanges; i++) {
-		struct change_rec *c = &cmp->changes[i];
-		size_t n = c->n < c->base_n ? c->n : c->base_n;
-		c->min_n = min;
-		if (n < fewest)
-			fewest = n;
-		if (n < min)
-			c->ch.verdict = VERDICT_UNDEFINED;
-		if (c->gated && c->ch.verdict == VERDICT_REGRESSED)
-			cmp->regressed = 1;
-	}
-	if (cmp->nchanges && fewest < min)
-		snprintf(cmp->undefined_because, sizeof(cmp->undefined_because),
-			 "too few generations for a verdict: %zu of %zu", fewest, min);
+	require(cmp, min, "generations");
 }
 
 void compare_allocators(struct doc *d, double threshold, uint64_t seed)

@@ -120,9 +120,9 @@ int first_allowed_cpu(void)
 	return -1;
 }
 
-/* Reads a small /proc file into buf with open/read: no stdio, so the
- * driver's own bookkeeping allocates nothing inside a counted window. */
-static int read_proc(const char *path, char *buf, size_t len)
+/* No stdio, so that the driver's own bookkeeping allocates nothing inside
+ * a counted window. */
+int read_proc(const char *path, char *buf, size_t len)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n, got = 0;

@@ -29,6 +29,11 @@ int pin_others_away(pid_t self, int cpu);
 /* The first CPU this process may run on; -1 if unknown. */
 int first_allowed_cpu(void);
 
+/* Reads a small /proc file (path) into buf, NUL-terminated, with open and
+ * read (no stdio, no allocation); 0, or -1 when it cannot be read or is
+ * empty. */
+int read_proc(const char *path, char *buf, size_t len);
+
 /* Machine-wide steal ticks (USER_HZ) from /proc/stat; -1 if unknown. */
 int64_t steal_ticks(void);
 /* CPU migrations of the calling thread (se.nr_migrations); -1 if unknown.

@@ -2,11 +2,12 @@
 #include "orchestrate/childcpu.h"
 
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "base/sysinfo.h"
 
 int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks)
 {
@@ -30,24 +31,6 @@ int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks)
 	return 0;
 }
 
-/* The stat line of process name (a /proc entry) into buf; 0 or -1. */
-static int read_stat(const char *name, char *buf, size_t len)
-{
-	char path[300];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%s/stat", name);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 int64_t child_group_cpu_ns(pid_t pgid)
 {
 	long hz = sysconf(_SC_CLK_TCK);
@@ -59,15 +42,26 @@ int64_t child_group_cpu_ns(pid_t pgid)
 	if (pgid <= 0 || hz <= 0 || (dir = opendir("/proc")) == NULL)
 		return -1;
 	while ((e = readdir(dir)) != NULL) {
-		char line[1024];
+		char path[300], line[1024];
 		long group;
 		uint64_t ticks;
-		if (e->d_name[0] < '1' || e->d_name[0] > '9' || read_stat(e->d_name, line, sizeof(line)) != 0 ||
-		    proc_stat_parse(line, &group, &ticks) != 0 || group != (long)pgid)
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (read_proc(path, line, sizeof(line)) != 0 || proc_stat_parse(line, &group, &ticks) != 0 ||
+		    group != (long)pgid)
 			continue;
 		sum += ticks;
 		found = 1;
 	}
 	closedir(dir);
 	return found ? (int64_t)(sum * (1000000000ULL / (uint64_t)hz)) : -1;
+}
+
+int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share)
+{
+	int64_t before = *cpu_ns;
+
+	*cpu_ns = child_group_cpu_ns(pgid);
+	return before >= 0 && *cpu_ns >= 0 && (double)(*cpu_ns - before) >= share * 1e6 * interval_ms;
 }

@@ -21,4 +21,11 @@ int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks);
  * be read. */
 int64_t child_group_cpu_ns(pid_t pgid);
 
+/* Whether group pgid used at least share of a CPU over the interval_ms
+ * since *cpu_ns (an earlier child_group_cpu_ns of it): 1 or 0, 0 too when
+ * either reading failed. *cpu_ns becomes the new reading, the start of the
+ * next interval. What extends a bound a child outlived while it works
+ * (a loaded machine) and not while it is stopped or blocked. */
+int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share);
+
 #endif

@@ -164,7 +164,7 @@ static void fig_close(struct count_fig *f)
 }
 
 /* The lengths of the pairs and what the longer run does more. */
-static void lengths(const struct options *o, struct counts_rec *r)
+void count_lengths(const struct options *o, struct counts_rec *r)
 {
 	r->n_short = o->n;
 	r->n_long = 2 * o->n;
@@ -190,11 +190,6 @@ static void godebug_pop(char *saved)
 	else
 		unsetenv("GODEBUG");
 	free(saved);
-}
-
-void count_lengths(const struct options *o, struct counts_rec *r)
-{
-	lengths(o, r);
 }
 
 int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
@@ -252,7 +247,7 @@ int count_instructions(const struct options *o, const char *exe, struct counts_r
 {
 	int status = EXIT_OK;
 
-	lengths(o, r);
+	count_lengths(o, r);
 	r->has_instructions = 0;
 	r->instructions_s = 0;
 	memset(&r->instructions, 0, sizeof(r->instructions));
@@ -322,7 +317,7 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	uint64_t start = now_ns(), v[2][3 + COUNT_NAMED];
 	int status = EXIT_OK;
 
-	lengths(o, r);
+	count_lengths(o, r);
 	r->has_syscalls = 0;
 	memset(&r->syscalls, 0, sizeof(r->syscalls));
 	memset(&r->context_switches, 0, sizeof(r->context_switches));

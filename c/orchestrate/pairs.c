@@ -128,19 +128,17 @@ static int send_cmd(struct server *s, uint32_t op, uint64_t lead_in_ns)
  * child killed. */
 static int receive_ready(struct server *s, const struct options *o, char *err, size_t errlen)
 {
-	int bound = plan_bound_ms(o, 0), slice = stall_ms(o), waited = bound, judged = bound, busy = 0, got;
-	int64_t cpu = child_group_cpu_ns(s->c.pid), before;
+	int bound = plan_bound_ms(o, 0), slice = stall_ms(o), waited = bound, busy = 0, got;
+	int64_t cpu = child_group_cpu_ns(s->c.pid);
 
 	got = receive(s, &s->ready, bound);
-	while (got == 2 && slice > 0) {
-		before = cpu;
-		cpu = child_group_cpu_ns(s->c.pid);
-		busy = before >= 0 && cpu >= 0 && (double)(cpu - before) >= PAIRS_READY_MIN_CPU_SHARE * 1e6 * judged;
+	/* the first look judges the bound's wait, the others a slice's */
+	for (int judged = bound; got == 2 && slice > 0; judged = slice) {
+		busy = child_group_busy(s->c.pid, &cpu, judged, PAIRS_READY_MIN_CPU_SHARE);
 		if (!busy || waited >= PAIRS_READY_MAX_FACTOR * bound)
 			break;
 		got = receive(s, &s->ready, slice);
 		waited += slice;
-		judged = slice;
 	}
 	if (got != 2)
 		return got;

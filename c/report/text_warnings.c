@@ -6,6 +6,8 @@
 
 void report_warnings(FILE *err, const struct doc *d)
 {
+	if (d->options.method == METHOD_COUNTED)
+		return; /* the counting gate: its launches ran under valgrind, judged by counts */
 	for (size_t i = 0; i < d->ncells; i++) {
 		const struct cell_rec *cell = &d->cells[i];
 		const stats_summary *st = &cell->st.time.s;
@@ -18,8 +20,6 @@ void report_warnings(FILE *err, const struct doc *d)
 			callers += strcmp(l0->libraries[k].role, "busy") == 0;
 		char who[MODEL_NAME_MAX + 4] = "";
 
-		if (d->options.method == METHOD_COUNTED)
-			continue; /* the counting gate: its launches ran under valgrind, judged by counts */
 		if (d->ncells > 1)
 			snprintf(who, sizeof(who), "%s: ", cell->name);
 		if (st->n < STATS_MIN_CI_SAMPLES && !cell->has_latency)

@@ -19,17 +19,13 @@ double twolength_per_op(uint64_t short_total, uint64_t long_total, uint64_t ops)
 
 void twolength_spread(const double *x, size_t n, double *median, double *min, double *max)
 {
-	*median = *min = *max = NAN;
-	if (n == 0)
-		return;
-	*min = *max = x[0];
-	for (size_t i = 1; i < n; i++) {
-		if (x[i] < *min)
-			*min = x[i];
-		if (x[i] > *max)
-			*max = x[i];
-	}
-	*median = stats_median(x, n);
+	stats_summary s;
+
+	/* NAN-free input: only an allocation failure leaves s undefined */
+	stats_summarize(x, n, &s);
+	*median = s.median;
+	*min = s.min;
+	*max = s.max;
 }
 
 double twolength_range_pct(double median, double min, double max)

@@ -14,8 +14,8 @@
 double twolength_per_op(uint64_t short_total, uint64_t long_total, uint64_t ops);
 
 /* The median, the smallest and the largest of x[0..n) (NAN-free,
- * unsorted, not modified): the figure of several pairs and their spread.
- * All NAN when n is 0. */
+ * unsorted, not modified), as stats_summarize has them: the figure of
+ * several pairs and their spread. All NAN when n is 0. */
 void twolength_spread(const double *x, size_t n, double *median, double *min, double *max);
 
 /* The range as a percent of the median's magnitude: 100 (max - min) /

@@ -28,28 +28,6 @@ func needsTool(t *testing.T, tool string) {
 	}
 }
 
-// leftBehind lists the processes whose command line holds marker (a
-// --warmup value no other test uses): a counted run's children, valgrind's
-// or perf's, must all be gone when it has exited.
-func leftBehind(t *testing.T, marker string) []string {
-	t.Helper()
-	var left []string
-	own := filepath.Join(buildDir(t), "bench") + "\x00"
-	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, f := range dirs {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		// this build's (the sanitized build's run of the same tests may be
-		// going on beside this one: make test's streams)
-		if strings.Contains(string(data), "--warmup\x00"+marker+"\x00") && strings.Contains(string(data), own) {
-			left = append(left, strings.ReplaceAll(string(data), "\x00", " "))
-		}
-	}
-	return left
-}
-
 var countFigure = regexp.MustCompile(`^#   instructions\s+(-?[0-9.]+) \[(-?[0-9.]+) \.\. (-?[0-9.]+)\] \(range [0-9.]+%\)  Valgrind-[0-9.]+ cachegrind, 6 runs in [0-9.]+ s$`)
 
 // The sync mock's instructions per extraction: a positive count with the
@@ -57,7 +35,8 @@ var countFigure = regexp.MustCompile(`^#   instructions\s+(-?[0-9.]+) \[(-?[0-9.
 // always; nothing left running.
 func TestCountInstructionsSync(t *testing.T) {
 	needsTool(t, "valgrind")
-	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--count", "instructions", "-n", "20000", "--warmup", "1237")
+	m := mark("count-instructions")
+	r := run(t, filepath.Join(buildDir(t), "bench"), []string{m}, "--count", "instructions", "-n", "20000", "--warmup", "1237")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -90,8 +69,10 @@ func TestCountInstructionsSync(t *testing.T) {
 	if strings.Contains(r.stdout, "system calls") {
 		t.Errorf("--count instructions counted system calls too:\n%s", r.stdout)
 	}
-	if left := leftBehind(t, "1237"); len(left) > 0 {
-		t.Errorf("processes left behind: %q", left)
+	// the mark is in the environment of the run's every process, valgrind's
+	// and perf's too, and in no other run's (make test's other build)
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
 	}
 }
 
@@ -160,7 +141,8 @@ func finiteFig(f countFig) bool {
 // context switches and page faults, in the JSON document.
 func TestCountSyscalls(t *testing.T) {
 	needsTool(t, "perf")
-	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--count", "syscalls", "-a", "-n", "20000", "--warmup", "1238", "--format", "json")
+	m := mark("count-syscalls")
+	r := run(t, filepath.Join(buildDir(t), "bench"), []string{m}, "--count", "syscalls", "-a", "-n", "20000", "--warmup", "1238", "--format", "json")
 	if r.code == 3 && strings.Contains(r.stderr, "perf") {
 		t.Skipf("perf cannot count here: %s", r.stderr)
 	}
@@ -194,8 +176,10 @@ func TestCountSyscalls(t *testing.T) {
 			t.Errorf("no %s among the names %v", want, names)
 		}
 	}
-	if left := leftBehind(t, "1238"); len(left) > 0 {
-		t.Errorf("processes left behind: %q", left)
+	// the mark is in the environment of the run's every process, valgrind's
+	// and perf's too, and in no other run's (make test's other build)
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
 	}
 }
 

@@ -27,7 +27,8 @@ func TestCountGateSameBuild(t *testing.T) {
 	needsTool(t, "valgrind")
 	t.Parallel()
 	bench := filepath.Join(buildDir(t), "bench")
-	r := run(t, bench, nil, "--against", bench, "--count", "instructions", "-n", "10000", "--warmup", "1241",
+	m := mark("countgate-same")
+	r := run(t, bench, []string{m}, "--against", bench, "--count", "instructions", "-n", "10000", "--warmup", "1241",
 		"--threshold", "5")
 	if r.code != 0 {
 		t.Fatalf("exit %d (want 0)\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -59,7 +60,7 @@ func TestCountGateSameBuild(t *testing.T) {
 	if strings.Contains(r.stderr, "warning") {
 		t.Errorf("a counted run warned of timing samples: %s", r.stderr)
 	}
-	if left := leftBehind(t, "1241"); len(left) > 0 {
+	if left := processesOf(m); len(left) > 0 {
 		t.Errorf("left running: %v", left)
 	}
 }
@@ -71,7 +72,8 @@ func TestCountGateDetectsSlowdown(t *testing.T) {
 	needsTool(t, "valgrind")
 	t.Parallel()
 	bench := filepath.Join(buildDir(t), "bench")
-	r := run(t, bench, nil, "--against", bench, "--count", "instructions", "-n", "50000", "--warmup", "1243",
+	m := mark("countgate-slowdown")
+	r := run(t, bench, []string{m}, "--against", bench, "--count", "instructions", "-n", "50000", "--warmup", "1243",
 		"--threshold", "1", "--slowdown-pct", "5", "--format", "json")
 	if r.code != 1 {
 		t.Fatalf("exit %d (want 1, regressed)\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -109,7 +111,7 @@ func TestCountGateDetectsSlowdown(t *testing.T) {
 	if len(doc.Cells) != 1 || len(doc.Cells[0].Launches) != 1 || doc.Cells[0].Counts.Pairs != 5 {
 		t.Errorf("want one counted cell with its first counted run: %+v", doc.Cells)
 	}
-	if left := leftBehind(t, "1243"); len(left) > 0 {
+	if left := processesOf(m); len(left) > 0 {
 		t.Errorf("left running: %v", left)
 	}
 }

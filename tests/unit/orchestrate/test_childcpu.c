@@ -133,12 +133,50 @@ static void test_sleeping_group_uses_none(void **state)
 	assert_true(b - a < 50000000);
 }
 
+/* child_group_busy: a group that spent 0.3 s of CPU since the first
+ * reading used more than 5% of a CPU over a 1 s interval, not 5% of one
+ * over 10 s; a sleeping group is not busy over 0.5 s; a group that cannot
+ * be read is not, and its reading is -1. The worker's CPU is waited for
+ * (up to a minute), so a loaded machine only makes it slower. */
+static void test_busy_judges_the_interval(void **state)
+{
+	pid_t pid = start_group(0.3), idle = start_group(0);
+	int64_t first = child_group_cpu_ns(pid), cpu, idle_cpu, gone = 0, last = 0;
+	double t0 = wall_s();
+	int busy_1s, busy_10s, idle_busy, gone_busy;
+
+	(void)state;
+	usleep(50000);
+	idle_cpu = child_group_cpu_ns(idle);
+	while (wall_s() - t0 < 60 && last < 280000000) {
+		last = child_group_cpu_ns(pid);
+		usleep(20000);
+	}
+	usleep(500000);
+	cpu = first;
+	busy_1s = child_group_busy(pid, &cpu, 1000, 0.05);
+	last = cpu;
+	cpu = first;
+	busy_10s = child_group_busy(pid, &cpu, 10000, 0.05);
+	idle_busy = child_group_busy(idle, &idle_cpu, 500, 0.05);
+	gone_busy = child_group_busy(999999999, &gone, 1000, 0.05);
+	end_group(pid);
+	end_group(idle);
+	assert_true(first >= 0 && last >= 280000000);
+	assert_true(busy_1s);
+	assert_false(busy_10s);
+	assert_false(idle_busy);
+	assert_false(gone_busy);
+	assert_int_equal(gone, -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_stat_line),
 		cmocka_unit_test(test_group_time_grows_with_work),
 		cmocka_unit_test(test_sleeping_group_uses_none),
+		cmocka_unit_test(test_busy_judges_the_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

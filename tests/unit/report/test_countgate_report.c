@@ -50,33 +50,41 @@ static char *render(report_fn fn, const struct doc *d)
 	return buf;
 }
 
-/* this build +1.4% over the base, as --slowdown-pct 1 measured */
-static void gate(struct doc *cur)
+/* Each test's document (its state): this build +1.4% over the base, as
+ * --slowdown-pct 1 measured. */
+static int gate(void **state)
 {
 	static const double base_x[5] = { 1080.07, 1080.92, 1081.15, 1080.64, 1080.23 };
 	static const double cur_x[5] = { 1095.13, 1092.65, 1096.12, 1095.97, 1098.68 };
+	static struct doc cur;
 	struct doc base;
 
 	counted(&base, base_x, 5);
-	counted(cur, cur_x, 5);
-	assert_int_equal(compare_counts(&base, cur, "build/bench", 0.005, 1, 5), 0);
+	counted(&cur, cur_x, 5);
+	assert_int_equal(compare_counts(&base, &cur, "build/bench", 0.005, 1, 5), 0);
 	doc_free(&base);
+	*state = &cur;
+	return 0;
+}
+
+static int gate_free(void **state)
+{
+	doc_free(*state);
+	return 0;
 }
 
 static void test_text_names_the_metric_and_both_builds(void **state)
 {
-	struct doc d;
+	const struct doc *d = *state;
 	char *text;
 
-	(void)state;
-	gate(&d);
-	text = render(report_count_gate_text, &d);
+	text = render(report_count_gate_text, d);
 	assert_non_null(strstr(text, "# the counting gate: instructions per extraction, no clock: -n 200000 less -n "
 				     "100000"));
 	assert_non_null(strstr(text, "5 pairs of counted runs a build, the builds alternating; Valgrind-3.19.0 "
 				     "cachegrind"));
 	free(text);
-	text = render(report_comparison_text, &d);
+	text = render(report_comparison_text, d);
 	assert_non_null(strstr(text, "comparison against build/bench in instructions/extraction (counted in this "
 				     "run, the builds alternating; threshold ±0.5%, alpha 0.05"));
 	assert_non_null(strstr(text, "cell lib=archive/mode=sync/work=noop/p=1 (instructions/extraction)\n"));
@@ -86,17 +94,12 @@ static void test_text_names_the_metric_and_both_builds(void **state)
 	assert_non_null(strstr(text, "  Performance has regressed.\n"));
 	assert_non_null(strstr(text, "verdict: regression detected in instructions/extraction (exit status 1)\n"));
 	free(text);
-	doc_free(&d);
 }
 
 static void test_markdown_renders_a_counted_verdict(void **state)
 {
-	struct doc d;
-	char *md;
+	char *md = render(report_markdown_verdicts, *state);
 
-	(void)state;
-	gate(&d);
-	md = render(report_markdown_verdicts, &d);
 	assert_non_null(strstr(md, "## Verdict against `build/bench`\n"));
 	assert_non_null(strstr(md, "Instructions per extraction, counted under valgrind in this run"));
 	assert_non_null(strstr(md, "threshold ±0.5%, alpha 0.05"));
@@ -105,14 +108,13 @@ static void test_markdown_renders_a_counted_verdict(void **state)
 	assert_non_null(strstr(md, " | 5, 5 | **regressed** |\n"));
 	assert_non_null(strstr(md, "**Verdict: regression detected** (exit status 1)"));
 	free(md);
-	doc_free(&d);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_text_names_the_metric_and_both_builds),
-		cmocka_unit_test(test_markdown_renders_a_counted_verdict),
+		cmocka_unit_test_setup_teardown(test_text_names_the_metric_and_both_builds, gate, gate_free),
+		cmocka_unit_test_setup_teardown(test_markdown_renders_a_counted_verdict, gate, gate_free),
 	};
 	return cmocka_run_group_tests_name("countgate_report", tests, NULL, NULL);
 }
