@@ -167,9 +167,9 @@ $(BUILD)/libmock-b.so: $(PLUGIN_SRCS)
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-mock
 
 # The C plugin: the mock's fields in C11 against the same plugin_api.h, no Go.
-$(BUILD)/libcmock.so: plugin-c/cmock.c c/plugin/plugin_fields.c c/plugin/plugin_fields.h c/base/names.c c/base/names.h | $(BUILD)/.modules
+$(BUILD)/libcmock.so: plugin-c/cmock.c plugin-c/handoff.c plugin-c/handoff.h c/plugin/plugin_fields.c c/plugin/plugin_fields.h c/base/names.c c/base/names.h | $(BUILD)/.modules
 	@mkdir -p $(BUILD)
-	$(COMPILE) -fPIC -shared -o $@ plugin-c/cmock.c c/plugin/plugin_fields.c c/base/names.c $(shell pkg-config --libs jansson)
+	$(COMPILE) -fPIC -shared -o $@ plugin-c/cmock.c plugin-c/handoff.c c/plugin/plugin_fields.c c/base/names.c $(shell pkg-config --libs jansson)
 
 # The plugin SDK's header comes from the module cache: the modules are
 # downloaded before the first C file is compiled, so a plain make works on a

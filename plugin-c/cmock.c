@@ -7,8 +7,10 @@
  * definition of the values) and the probe fields that make sense without
  * Go: mock.calls, mock.tid, mock.cpu and, after the work fields,
  * mock.hostcalls (the plugin_extract_fields calls served, always counted
- * here: one increment a call). It reads the mock's JSON
- * configuration; it has no async mode, so "async":true fails plugin_init.
+ * here: one increment a call), and mock.async. It reads the mock's JSON
+ * configuration; "async":true hands every call to a worker thread of its
+ * own through a spin handoff written in C (handoff.h): async with no Go,
+ * whose bare work is one cache-line round trip between two CPUs.
  * Two keys exist for tests: corrupt_every (every n-th work value is wrong)
  * and crash_after (abort() after n work extractions). */
 #include <jansson.h>
@@ -23,16 +25,20 @@
 
 #include <plugin_api.h>
 
+#include "handoff.h"
 #include "plugin/plugin_fields.h"
 
 enum { C_TID = 0, C_CPU, C_CALLS, C_WORK_BASE };
 #define C_LANES	     MOCK_MAX_LANES
 #define C_HOSTCALLS  (C_WORK_BASE + MOCK_NUM_KINDS * C_LANES)
-#define C_JSON	     (C_HOSTCALLS + 1) /* mock.json.<lane>, as the Go mock lays them out */
-#define C_NUM_FIELDS (C_JSON + C_LANES)
+#define C_JSON	     (C_HOSTCALLS + 1)	/* mock.json.<lane>, as the Go mock lays them out */
+#define C_ASYNC	     (C_JSON + C_LANES) /* mock.async: 1 when the calls go to the worker */
+#define C_NUM_FIELDS (C_ASYNC + 1)
 #define C_MAX_REQ    (C_NUM_FIELDS + 16)
 
 struct cmock {
+	struct handoff h; /* first: its lines are its own (aligned) */
+	int async;
 	char err[256];
 	uint64_t calls, host_calls;
 	uint64_t extra_ns, alloc_bytes, corrupt_every, crash_after, work_calls;
@@ -103,6 +109,8 @@ __attribute__((constructor)) static void fields_build(void)
 			snprintf(name, sizeof(name), "%s", probe_names[id]);
 		} else if (id == C_HOSTCALLS) {
 			snprintf(name, sizeof(name), "mock.hostcalls");
+		} else if (id == C_ASYNC) {
+			snprintf(name, sizeof(name), "mock.async");
 		} else if (id >= C_JSON) {
 			snprintf(name, sizeof(name), "mock.json.%d", id - C_JSON);
 		} else {
@@ -144,11 +152,7 @@ static int config_read(struct cmock *m, const char *config)
 				 : strcmp(key, "crash_after") == 0   ? &m->crash_after
 								     : NULL;
 		if (strcmp(key, "async") == 0 && json_is_boolean(v)) {
-			if (json_is_true(v)) {
-				snprintf(m->err, sizeof(m->err), "cgocost C mock: no async mode in C");
-				json_decref(c);
-				return -1;
-			}
+			m->async = json_is_true(v);
 		} else if (strcmp(key, "count_calls") == 0 && json_is_boolean(v)) {
 			/* mock.hostcalls is always counted here */
 		} else if (strcmp(key, "work") == 0 && json_is_string(v)) {
@@ -165,21 +169,31 @@ static int config_read(struct cmock *m, const char *config)
 	return 0;
 }
 
+static int extract_here(void *ctx, const void *evt, const void *in);
+
 ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc)
 {
-	struct cmock *m = calloc(1, sizeof(*m));
+	struct cmock *m = aligned_alloc(_Alignof(struct cmock), sizeof(struct cmock));
+	int e;
 
 	*rc = SS_PLUGIN_FAILURE;
 	if (m == NULL)
 		return NULL;
+	memset(m, 0, sizeof(*m));
 	if (config_read(m, in ? in->config : NULL) != 0)
 		return (ss_plugin_t *)m; /* the host reads the error, never destroys it */
+	if (m->async && (e = handoff_start(&m->h, extract_here, m)) != 0) {
+		snprintf(m->err, sizeof(m->err), "cgocost C mock: cannot start the async worker: %s", strerror(e));
+		return (ss_plugin_t *)m;
+	}
 	*rc = SS_PLUGIN_SUCCESS;
 	return (ss_plugin_t *)m;
 }
 
 void plugin_destroy(ss_plugin_t *s)
 {
+	if (s)
+		handoff_stop(&((struct cmock *)s)->h);
 	free(s);
 }
 
@@ -269,10 +283,12 @@ static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, c
 	return 0;
 }
 
-ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
-				   const ss_plugin_field_extract_input *in)
+/* The extraction itself: on the calling thread, or the worker's (async). */
+static int extract_here(void *ctx, const void *event, const void *input)
 {
-	struct cmock *m = (struct cmock *)s;
+	struct cmock *m = ctx;
+	const ss_plugin_event_input *evt = event;
+	const ss_plugin_field_extract_input *in = input;
 
 	if (in->num_fields > C_MAX_REQ) {
 		snprintf(m->err, sizeof(m->err), "cgocost C mock: %u fields in one call, at most %d", in->num_fields,
@@ -296,6 +312,9 @@ ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *
 		case C_HOSTCALLS:
 			m->u64[i] = m->host_calls;
 			break;
+		case C_ASYNC:
+			m->u64[i] = (uint64_t)m->async;
+			break;
 		default:
 			if (f->field_id >= C_NUM_FIELDS) {
 				snprintf(m->err, sizeof(m->err), "cgocost C mock: unknown field id %u", f->field_id);
@@ -308,4 +327,14 @@ ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *
 		f->res_len = 1;
 	}
 	return SS_PLUGIN_SUCCESS;
+}
+
+ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
+				   const ss_plugin_field_extract_input *in)
+{
+	struct cmock *m = (struct cmock *)s;
+
+	/* h.started is on the caller's own line: before the request slot, an
+	 * async call reads no line that the worker writes */
+	return (ss_plugin_rc)(m->h.started ? handoff_call(&m->h, evt, in) : extract_here(m, evt, in));
 }

@@ -217,6 +217,24 @@ static void decide_malloc(struct decision_rec *r, const struct doc *d)
 	}
 }
 
+/* The async answer in the machine's units (analyse/roundtrip.h): what
+ * transfers to another machine is the number of round trips, not the ns. */
+static void async_in_round_trips(struct decision_rec *r, const struct doc *d)
+{
+	const struct roundtrip_rec *rt = &d->paired.roundtrip;
+	const struct roundtrip_lib_rec *l = rt->nlibs > 0 ? &rt->libs[0] : NULL;
+	char add[DECISION_TEXT_MAX];
+	size_t at = strlen(r->flips_when);
+
+	if (!r->measured || !d->has_paired || !d->paired.has_roundtrip || l == NULL || !isfinite(l->crossover_ns))
+		return;
+	snprintf(add, sizeof(add),
+		 ". In round trips: async (lib=%s) costs %.2f cache-line round trips, and this machine's round trip "
+		 "is %.1f ns; async would beat sync only where a round trip is below %.1f ns",
+		 l->lib, l->rts, rt->ns, l->crossover_ns);
+	snprintf(r->flips_when + at, sizeof(r->flips_when) - at, "%s", add);
+}
+
 int decide(struct doc *d)
 {
 	static const struct ratio_question qs[] = {
@@ -243,6 +261,7 @@ int decide(struct doc *d)
 	if (r == NULL)
 		return -1;
 	decide_ratio(&r[DECISION_ASYNC], d, &qs[0], async, 1);
+	async_in_round_trips(&r[DECISION_ASYNC], d);
 	decide_ratio(&r[DECISION_LINK], d, &qs[1], link, 1);
 	decide_ratio(&r[DECISION_LANGUAGE], d, &qs[2], language, 1);
 	decide_ratio(&r[DECISION_POOLING], d, &qs[3], pooling, sizeof(pooling) / sizeof(pooling[0]));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyse/roundtrip.h"
 #include "analyse/verdict.h"
 #include "stats/change.h"
 #include "stats/signrank.h"
@@ -96,6 +97,10 @@ int analyse_paired(struct doc *d, double threshold, char *err, size_t errlen)
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
+	}
+	if (roundtrip_analyse(d) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	return 0;
 }

@@ -60,6 +60,12 @@ int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const s
 			rc |= add(pr, name, find(cells, 0, nself, "bench", m), find(cells, 0, nself, "bench-host", 0),
 				  0);
 		}
+		/* async in round trips: over the C handoff's bare cell */
+		for (int l = 0; l < 2; l++) {
+			snprintf(name, sizeof(name), "async/roundtrip lib=%s wall", libs[l]);
+			rc |= add(pr, name, find(cells, 0, nself, exes[l], 1), find(cells, 0, nself, "bench-host", 1),
+				  0);
+		}
 	}
 	/* --host-calls both: a batched cell right after its per-field one */
 	for (int i = 0; o->kind == RUN_PER_EVENT && i + 1 < nself; i++)

@@ -274,6 +274,37 @@ static void pair_ratio_fields(struct obj *o, void *rec)
 		f_sub(o, "change", pair_change_fields, &r->ch, NULL);
 }
 
+static void roundtrip_lib_fields(struct obj *o, void *rec)
+{
+	struct roundtrip_lib_rec *l = rec;
+	f_str(o, "lib", l->lib);
+	f_num(o, "sync_ns", &l->sync_ns);
+	f_num(o, "async_ns", &l->async_ns);
+	f_num(o, "round_trips", &l->rts);
+	f_num(o, "round_trips_low", &l->rts_low);
+	f_num(o, "round_trips_high", &l->rts_high);
+	f_bool(o, "fitted", &l->fitted);
+	f_str(o, "not_fitted_because", l->why);
+	f_num(o, "slope", &l->slope);
+	f_num(o, "slope_low", &l->slope_low);
+	f_num(o, "slope_high", &l->slope_high);
+	f_num(o, "intercept_ns", &l->intercept_ns);
+	f_num(o, "crossover_ns", &l->crossover_ns);
+	f_num(o, "crossover_low", &l->crossover_low);
+	f_num(o, "crossover_high", &l->crossover_high);
+}
+
+static void roundtrip_fields(struct obj *o, void *rec)
+{
+	struct roundtrip_rec *r = rec;
+	f_str(o, "cell", r->cell);
+	f_nums(o, "generation_ns", &r->gen_ns, &r->ngen);
+	f_num(o, "ns", &r->ns);
+	f_num(o, "ns_min", &r->ns_min);
+	f_num(o, "ns_max", &r->ns_max);
+	f_list(o, "libs", &r->libs, &r->nlibs, roundtrip_lib_fields);
+}
+
 static void paired_fields(struct obj *o, void *rec)
 {
 	struct paired_rec *p = rec;
@@ -293,6 +324,8 @@ static void paired_fields(struct obj *o, void *rec)
 	f_num(o, "startup_s", &p->startup_s);
 	f_list(o, "cells", &p->cells, &p->ncells, pair_cell_fields);
 	f_list(o, "ratios", &p->ratios, &p->nratios, pair_ratio_fields);
+	if (f_opt(o, "roundtrip", &p->has_roundtrip))
+		f_sub(o, "roundtrip", roundtrip_fields, &p->roundtrip, NULL);
 }
 
 #define SAMPLES_BATCHES	 "batches of one launch (not independent: use --launches)"

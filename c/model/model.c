@@ -100,27 +100,36 @@ uint64_t launch_requests(const struct launch_rec *l)
 	return n;
 }
 
-int paired_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
-			     const double *den, double *x)
+int paired_generation_medians(const struct paired_rec *pr, const double *v, size_t n, double *x)
 {
-	size_t at = 0, n = pr->cells[r->num].nblocks;
-	double *round = malloc((n + 1) * sizeof(double));
+	size_t at = 0;
 
-	if (round == NULL)
-		return -1;
-	if (pr->cells[r->den].nblocks < n)
-		n = pr->cells[r->den].nblocks;
 	for (size_t g = 0; g < pr->ngenerations; g++) {
 		size_t k = (size_t)pr->generation_rounds[g];
 		if (at + k > n)
 			k = n > at ? n - at : 0;
-		for (size_t i = 0; i < k; i++)
-			round[i] = num[at + i] / den[at + i];
-		x[g] = stats_median(round, k);
+		x[g] = stats_median(v + at, k);
 		at += k;
 	}
-	free(round);
 	return 0;
+}
+
+int paired_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
+			     const double *den, double *x)
+{
+	size_t n = pr->cells[r->num].nblocks;
+	double *round;
+	int rc;
+
+	if (pr->cells[r->den].nblocks < n)
+		n = pr->cells[r->den].nblocks;
+	if ((round = malloc((n + 1) * sizeof(double))) == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		round[i] = num[i] / den[i];
+	rc = paired_generation_medians(pr, round, n, x);
+	free(round);
+	return rc;
 }
 
 const char *decision_key_name(enum decision_key k)

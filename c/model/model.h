@@ -390,6 +390,31 @@ struct pair_ratio_rec {
 	change_estimate ch; /* judged: the change, its interval and verdict */
 };
 
+/* --compare's round trip (analyse/roundtrip.h), per library: async in
+ * round trips and where async would beat sync. */
+struct roundtrip_lib_rec {
+	char lib[16];		       /* "archive" or "shared" */
+	double sync_ns, async_ns;      /* medians over the generations */
+	double rts, rts_low, rts_high; /* async in round trips: the paired ratio */
+	/* async = slope x round trip + intercept over the generations
+	 * (Theil-Sen), when the round trip moved enough to fit one */
+	int fitted;
+	char why[200]; /* why not */
+	double slope, slope_low, slope_high, intercept_ns;
+	/* the round trip below which async would cost less than sync: per
+	 * round, round trip x sync / async; over the generations */
+	double crossover_ns, crossover_low, crossover_high;
+};
+
+struct roundtrip_rec {
+	char cell[MODEL_NAME_MAX]; /* the round-trip cell */
+	double *gen_ns;		   /* ns per round trip, each generation's median */
+	size_t ngen;
+	double ns, ns_min, ns_max; /* their median, smallest and largest */
+	struct roundtrip_lib_rec *libs;
+	size_t nlibs;
+};
+
 struct paired_rec {
 	double block_ms;	   /* asked for; -n given: 0 (fixed calls) */
 	double lead_in_us;	   /* before every block */
@@ -409,6 +434,8 @@ struct paired_rec {
 	size_t ncells;
 	struct pair_ratio_rec *ratios;
 	size_t nratios;
+	int has_roundtrip;
+	struct roundtrip_rec roundtrip;
 };
 
 /* The six questions a run can answer (analyse/decisions.h), in the
@@ -512,6 +539,9 @@ uint64_t launch_requests(const struct launch_rec *l);
  * generation g's rounds of num[i] / den[i] (per-block arrays of the
  * ratio's cells: wall or CPU time). x holds pr->ngenerations values.
  * 0, or -1 when out of memory. */
+/* The same for any per-round values v[0..n) (a paired cell's rounds, or
+ * values made from several cells' blocks of the same round). */
+int paired_generation_medians(const struct paired_rec *pr, const double *v, size_t n, double *x);
 int paired_generation_ratios(const struct paired_rec *pr, const struct pair_ratio_rec *r, const double *num,
 			     const double *den, double *x);
 

@@ -77,6 +77,20 @@ static int add_c_plugin(struct plan *p, const char *exe, char *err, size_t errle
 	return 0;
 }
 
+/* --compare's round-trip cell: the C plugin's own async (a spin handoff in
+ * C, no Go) with bare work, the variant after the C plugin's: each of its
+ * extractions is one cache-line round trip between the caller's CPU and the
+ * CPU of the worker, placed as the SDK's worker is, in the same rounds as
+ * the async cells it is the floor of. */
+static int add_round_trip(struct plan *p, char *err, size_t errlen)
+{
+	if (add_variant(p, p->v[p->nv - 1].exe, 1, err, errlen) != 0)
+		return -1;
+	memcpy(p->v[p->nv - 1].plugin, p->v[p->nv - 2].plugin, sizeof(p->v[0].plugin));
+	p->v[p->nv - 1].work = WORK_BARE;
+	return 0;
+}
+
 /* --per-event K --host-calls both: per-field then batched (adjacent, the
  * pair of each ratio), sync and async, and the C plugin's pair in sync; a
  * --plugin library in the mode asked only (its async is its own business). */
@@ -109,6 +123,7 @@ static int add_per_event(struct plan *p, const char *exe, const struct options *
 static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
 {
 	char shared[PATH_MAX];
+	int first;
 
 	if (o->kind == RUN_INTERFERENCE) {
 		/* A alone, beside B idle, beside B busy; sync and async */
@@ -132,7 +147,15 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 	if (add_variant(p, exe, 0, err, errlen) || add_variant(p, exe, 1, err, errlen) ||
 	    add_variant(p, shared, 0, err, errlen) || add_variant(p, shared, 1, err, errlen))
 		return -1;
-	return add_c_plugin(p, exe, err, errlen);
+	first = p->nv;
+	if (add_c_plugin(p, exe, err, errlen) != 0)
+		return -1;
+	/* no C plugin built; or the --against build's cells (p->nself is
+	 * set once this build's are in): the round trip is the machine's,
+	 * measured once, and an older build's C plugin may have no async */
+	if (p->nv == first || p->nself > 0)
+		return 0;
+	return add_round_trip(p, err, errlen);
 }
 
 /* Every variant's launch must fit its argument list (a paired child's list

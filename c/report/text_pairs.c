@@ -49,7 +49,7 @@ static void how_text(FILE *out, const struct paired_rec *p)
 
 static void cells_text(FILE *out, const struct paired_rec *p)
 {
-	char a[32], b[32];
+	char a[24], b[24];
 
 	fprintf(out, "\n%-44s %-8s %12s %12s %8s %7s %13s\n", "cell", "side", "ns/extr.", "cpu-ns/extr.", "calls",
 		"blocks", "lead-in, med.");
@@ -85,6 +85,49 @@ static void ratios_text(FILE *out, const struct paired_rec *p)
 		"process differs from the next\n");
 }
 
+/* "[1.23, 4.56]", or "[no interval]" with too few generations. */
+static const char *interval(char *buf, size_t len, double lo, double hi, const char *fmt)
+{
+	char a[24], b[24];
+
+	if (!isfinite(lo) || !isfinite(hi))
+		return snprintf(buf, len, "[no interval: too few generations]"), buf;
+	snprintf(a, sizeof(a), fmt, lo);
+	snprintf(b, sizeof(b), fmt, hi);
+	snprintf(buf, len, "[%s, %s]", a, b);
+	return buf;
+}
+
+/* Async in the machine's units (analyse/roundtrip.h). */
+static void roundtrip_text(FILE *out, const struct paired_rec *p)
+{
+	const struct roundtrip_rec *rt = &p->roundtrip;
+	char i1[80], i2[80];
+
+	if (!p->has_roundtrip)
+		return;
+	fprintf(out,
+		"\nround trip: %s, the C plugin's own spin handoff (no Go): one cache-line round trip between the "
+		"caller's CPU and the worker's per extraction, %.1f ns (generations %.1f .. %.1f ns)\n",
+		rt->cell, rt->ns, rt->ns_min, rt->ns_max);
+	for (size_t k = 0; k < rt->nlibs; k++) {
+		const struct roundtrip_lib_rec *l = &rt->libs[k];
+		fprintf(out,
+			"  lib=%s: async is %.2f round trips %s (%.1f ns), sync %.1f ns; async would beat sync only "
+			"where a round trip is below %.1f ns %s\n",
+			l->lib, l->rts, interval(i1, sizeof(i1), l->rts_low, l->rts_high, "%.2f"), l->async_ns,
+			l->sync_ns, l->crossover_ns,
+			interval(i2, sizeof(i2), l->crossover_low, l->crossover_high, "%.1f"));
+		if (l->fitted)
+			fprintf(out, "    line over the generations: async = %.2f %s x round trip %+.1f ns\n", l->slope,
+				interval(i1, sizeof(i1), l->slope_low, l->slope_high, "%.2f"), l->intercept_ns);
+		else
+			fprintf(out, "    no line over the generations: %s\n", l->why);
+	}
+	fprintf(out, "  crossover: per round, round trip x sync / async (async costing the same number of round "
+		     "trips); Hodges-Lehmann over the generations with its signed-rank interval\n");
+}
+
 void report_paired_text(FILE *out, const struct doc *d)
 {
 	if (!d->has_paired)
@@ -92,6 +135,7 @@ void report_paired_text(FILE *out, const struct doc *d)
 	how_text(out, &d->paired);
 	cells_text(out, &d->paired);
 	ratios_text(out, &d->paired);
+	roundtrip_text(out, &d->paired);
 	if (d->ncells > 0)
 		report_machine_lines(out, d, &d->cells[0]);
 }

@@ -1,6 +1,8 @@
 /* stats/signrank.c — see signrank.h. */
 #include "stats/signrank.h"
 
+#include "stats/stats.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -134,16 +136,7 @@ static size_t interval_depth(size_t n, double level, double *coverage)
 	}
 	{
 		double mean = (double)max / 2.0, sd = sqrt((double)n * (n + 1) * (2 * n + 1) / 24.0);
-		/* the normal quantile of the tail, by bisection on erfc */
-		double lo = 0, hi = 10, z;
-		for (int i = 0; i < 80; i++) {
-			z = (lo + hi) / 2;
-			if (0.5 * erfc(z / sqrt(2.0)) > tail)
-				lo = z;
-			else
-				hi = z;
-		}
-		z = (lo + hi) / 2;
+		double z = stats_z_two_sided(level);
 		d = (size_t)floor(mean - z * sd + 0.5);
 		*coverage = level;
 		return d;

@@ -393,3 +393,17 @@ size_t stats_rng_below(stats_rng *r, size_t n)
 	}
 	return (size_t)(prod >> 64);
 }
+
+double stats_z_two_sided(double level)
+{
+	double lo = 0, hi = 10, tail = (1.0 - level) / 2.0;
+
+	for (int i = 0; i < 80; i++) {
+		double z = (lo + hi) / 2;
+		if (0.5 * erfc(z / sqrt(2.0)) > tail)
+			lo = z;
+		else
+			hi = z;
+	}
+	return (lo + hi) / 2;
+}

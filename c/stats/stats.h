@@ -36,6 +36,10 @@ int stats_summarize(const double *x, size_t n, stats_summary *out);
  * NAN if n == 0 or q is outside [0, 1]. */
 double stats_quantile_sorted(const double *sorted, size_t n, double q);
 
+/* z with P(|Z| <= z) = level for a standard normal Z (1.96 for 0.95), by
+ * bisection on erfc: no table, any level in (0, 1). */
+double stats_z_two_sided(double level);
+
 /* Median of x[0..n) (unsorted; not modified). NAN if n == 0 or on allocation
  * failure. */
 double stats_median(const double *x, size_t n);

@@ -34,6 +34,20 @@ type pairedDoc struct {
 			LeadCalls   []float64 `json:"lead_in_extractions"`
 			FirstCallNs []float64 `json:"lead_in_first_call_ns"`
 		} `json:"cells"`
+		Roundtrip *struct {
+			Cell         string    `json:"cell"`
+			GenerationNs []float64 `json:"generation_ns"`
+			Ns           float64   `json:"ns"`
+			Libs         []struct {
+				Lib         string   `json:"lib"`
+				RoundTrips  *float64 `json:"round_trips"`
+				Fitted      bool     `json:"fitted"`
+				Why         string   `json:"not_fitted_because"`
+				CrossoverNs *float64 `json:"crossover_ns"`
+				SyncNs      *float64 `json:"sync_ns"`
+				AsyncNs     *float64 `json:"async_ns"`
+			} `json:"libs"`
+		} `json:"roundtrip"`
 		Ratios []struct {
 			Name     string    `json:"name"`
 			Num      int       `json:"numerator"`
@@ -125,8 +139,9 @@ func checkPaired(t *testing.T, out string, cells int) pairedDoc {
 	return d
 }
 
-// --compare --time 2: five cells (the C plugin's too), the ratios of
-// --compare, each from its pairs and generations; the text says how many.
+// --compare --time 2: six cells (the C plugin's and its async, the round
+// trip, too), the ratios of --compare, each from its pairs and
+// generations; the text says how many.
 func TestPairedCompare(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
@@ -134,7 +149,7 @@ func TestPairedCompare(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	d := checkPaired(t, r.stdout, 5)
+	d := checkPaired(t, r.stdout, 6)
 	names := map[string]bool{}
 	for _, x := range d.Paired.Ratios {
 		names[x.Name] = true
@@ -143,13 +158,32 @@ func TestPairedCompare(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"async/sync lib=archive wall", "async/sync lib=shared wall",
-		"shared/archive mode=sync wall", "go sync/c lib=archive wall"} {
+		"shared/archive mode=sync wall", "go sync/c lib=archive wall", "async/roundtrip lib=archive wall",
+		"async/roundtrip lib=shared wall"} {
 		if !names[want] {
 			t.Fatalf("no ratio %q in %v", want, names)
 		}
 	}
+	// async in round trips: the round-trip cell, each library's async
+	// over it, and the crossover, which is round trip x sync / async
+	rt := d.Paired.Roundtrip
+	if rt == nil || rt.Cell != "lib=libcmock/mode=async/work=bare/p=1" || len(rt.GenerationNs) != len(d.Paired.GenerationRounds) ||
+		!(rt.Ns > 0) || len(rt.Libs) != 2 {
+		t.Fatalf("no round trip section as --compare makes it: %+v", rt)
+	}
+	for i, l := range rt.Libs {
+		if l.Lib != []string{"archive", "shared"}[i] || l.RoundTrips == nil || !(*l.RoundTrips > 0) ||
+			l.CrossoverNs == nil || !(*l.CrossoverNs > 0) || l.SyncNs == nil || l.AsyncNs == nil {
+			t.Fatalf("library %d of the round trip: %+v", i, l)
+		}
+		// a 2 s run has too few generations for a line, and says so
+		if l.Fitted || !strings.Contains(l.Why, "generations") {
+			t.Fatalf("a line from a 2 s run: %+v", l)
+		}
+	}
 	r = runTimeout(t, time.Minute, bench, "--compare", "--time", "2")
-	for _, want := range []string{"paired run: 5 cells", "generations of fresh processes", "rounds", "lead-ins (untimed, excluded)",
+	for _, want := range []string{"round trip: lib=libcmock/mode=async/work=bare/p=1", "round trips", "async would beat sync only where a round trip is below",
+		"paired run: 6 cells", "generations of fresh processes", "rounds", "lead-ins (untimed, excluded)",
 		"placement: every caller on CPU", "async/sync lib=archive wall", "gens", "pairs"} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {
 			t.Fatalf("exit %d, no %q in:\n%s%s", r.code, want, r.stdout, r.stderr)

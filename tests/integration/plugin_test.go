@@ -55,6 +55,23 @@ func TestBenchHostEveryWorkKind(t *testing.T) {
 	}
 }
 
+// The C plugin's async: every call handed to a worker thread of its own
+// (a spin handoff in C), verified as async, its values still checked.
+func TestCPluginAsync(t *testing.T) {
+	dir := buildDir(t)
+	for _, work := range []string{"bare", "u64", "str"} {
+		r := run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", filepath.Join(dir, "libcmock.so"), "-a",
+			"-n", "20000", "--warmup", "100", "--work", work, "--fields", "2")
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", work, r.code, r.stderr)
+		}
+		seedLines(t, r, 1, "20000")
+		if !strings.Contains(r.stdout, "# mode: async requested, async in effect (verified") {
+			t.Fatalf("%s: async not verified:\n%s", work, r.stdout)
+		}
+	}
+}
+
 // A plugin without cgocost's probe fields: the mode is never claimed.
 func TestForeignFieldModeNotVerifiable(t *testing.T) {
 	dir := buildDir(t)
@@ -229,6 +246,8 @@ func TestPluginBadInput(t *testing.T) {
 	oldAPI := buildSharedLib(t, "futureapi", fakePlugin("99.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`))
 	syscallOnly := buildSharedLib(t, "syscallonly", fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)+
 		`const char *plugin_get_extract_event_sources(void) { return "[\"syscall\"]"; }`+"\n")
+	// no mock.async: it does not read cgocost's configuration
+	noAsync := buildSharedLib(t, "noasync", fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`))
 	empty := writeFile(t, "empty.txt", "")
 	fifo := makeFIFO(t, filepath.Dir(empty), "events.fifo")
 	text := writeFile(t, "text.so", "not an ELF file\n")
@@ -248,7 +267,7 @@ func TestPluginBadInput(t *testing.T) {
 		{[]string{"--plugin", cmock, "--events", fifo}, "not a regular file (a named FIFO)"},
 		{[]string{"--plugin", cmock, "--payload-size", "99999999"}, "--payload-size: '99999999' is too large"},
 		{[]string{"--field", "mock.u64.0"}, "--field applies to a plugin library"},
-		{[]string{"--plugin", cmock, "-a"}, "-a: --plugin"},
+		{[]string{"--plugin", noAsync, "--field", "x.val", "-a"}, "-a: --plugin"},
 		{[]string{"--plugin", cmock, "--compare"}, "--compare"},
 		{[]string{"--plugin", syscallOnly, "--field", "x.val"}, "syscall events only"},
 		{[]string{}, "no built-in plugin: name one with --plugin"},

@@ -390,16 +390,25 @@ static void test_compare_without_c_plugin(void **state)
 	}
 }
 
+/* The C plugin's cell, then the round-trip cell: its own async with bare
+ * work (WORK_BARE is 3). */
+static void c_plugin_lines(char *want, size_t len, const char *dir)
+{
+	line(want, len, "%s/bench-host async=0 work=-1 minimal=0 malloc=- plugin=%s/libcmock.so beside=0 base=0\n", dir,
+	     dir);
+	line(want, len, "%s/bench-host async=1 work=3 minimal=0 malloc=- plugin=%s/libcmock.so beside=0 base=0\n", dir,
+	     dir);
+}
+
 static void test_compare_with_c_plugin(void **state)
 {
 	static const char *const args[] = { "--compare", "--interleave", "launches", NULL };
 	char want[8192] = "", *out, *errout;
 
 	(void)state;
-	line(want, sizeof(want), "nself 5 nv 5\n");
+	line(want, sizeof(want), "nself 6 nv 6\n");
 	compare_lines(want, sizeof(want), dir_b, 0);
-	line(want, sizeof(want),
-	     "%s/bench-host async=0 work=-1 minimal=0 malloc=- plugin=%s/libcmock.so beside=0 base=0\n", dir_b, dir_b);
+	c_plugin_lines(want, sizeof(want), dir_b);
 	assert_int_equal(plan_of(dir_b, "bench-shared", args, &out, &errout), 0);
 	assert_string_equal(out, want);
 	assert_null(strstr(errout, "note"));
@@ -414,14 +423,34 @@ static void test_compare_against(void **state)
 
 	(void)state;
 	snprintf(other, sizeof(other), "%s/bench", dir_a);
-	line(want, sizeof(want), "nself 5 nv 9\n");
+	line(want, sizeof(want), "nself 6 nv 10\n");
 	compare_lines(want, sizeof(want), dir_b, 0);
-	line(want, sizeof(want),
-	     "%s/bench-host async=0 work=-1 minimal=0 malloc=- plugin=%s/libcmock.so beside=0 base=0\n", dir_b, dir_b);
+	c_plugin_lines(want, sizeof(want), dir_b);
 	compare_lines(want, sizeof(want), dir_a, 1);
 	assert_int_equal(plan_of(dir_b, "bench", args, &out, &errout), 0);
 	assert_string_equal(out, want);
 	note_about(errout, dir_a);
+	free(out);
+	free(errout);
+}
+
+/* Against a build with its own C plugin: the base has the C plugin's cell
+ * but not the round trip, the machine's floor, measured once. */
+static void test_compare_against_c_plugin(void **state)
+{
+	char other[PATH_MAX + 16], want[8192] = "", *out, *errout;
+	const char *args[] = { "--compare", "--against", other, NULL };
+
+	(void)state;
+	snprintf(other, sizeof(other), "%s/bench", dir_b);
+	line(want, sizeof(want), "nself 6 nv 11\n");
+	compare_lines(want, sizeof(want), dir_b, 0);
+	c_plugin_lines(want, sizeof(want), dir_b);
+	compare_lines(want, sizeof(want), dir_b, 1);
+	line(want, sizeof(want),
+	     "%s/bench-host async=0 work=-1 minimal=0 malloc=- plugin=%s/libcmock.so beside=0 base=1\n", dir_b, dir_b);
+	assert_int_equal(plan_of(dir_b, "bench", args, &out, &errout), 0);
+	assert_string_equal(out, want);
 	free(out);
 	free(errout);
 }
@@ -838,6 +867,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_compare_without_c_plugin),
 		cmocka_unit_test(test_compare_with_c_plugin),
 		cmocka_unit_test(test_compare_against),
+		cmocka_unit_test(test_compare_against_c_plugin),
 		cmocka_unit_test(test_anatomy),
 		cmocka_unit_test(test_child_args_single),
 		cmocka_unit_test(test_child_args_against),

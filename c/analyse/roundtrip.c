@@ -1,0 +1,143 @@
+/* analyse/roundtrip.c — see roundtrip.h. */
+#include "analyse/roundtrip.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/signrank.h"
+#include "stats/stats.h"
+#include "stats/theilsen.h"
+
+static const struct pair_ratio_rec *ratio_named(const struct paired_rec *p, const char *name)
+{
+	for (size_t k = 0; k < p->nratios; k++)
+		if (!p->ratios[k].judged && strcmp(p->ratios[k].name, name) == 0)
+			return &p->ratios[k];
+	return NULL;
+}
+
+/* The rounds the three cells all have. */
+static size_t common_rounds(const struct paired_rec *p, int a, int b, int c)
+{
+	size_t n = p->cells[a].nblocks;
+
+	if (p->cells[b].nblocks < n)
+		n = p->cells[b].nblocks;
+	return p->cells[c].nblocks < n ? p->cells[c].nblocks : n;
+}
+
+/* The line through the generations (rt[g], async[g]), or why not. */
+static void fit(struct roundtrip_lib_rec *l, const struct roundtrip_rec *rt, const double *async)
+{
+	struct theilsen ts;
+
+	l->slope = l->slope_low = l->slope_high = l->intercept_ns = NAN;
+	if (rt->ngen < ROUNDTRIP_FIT_MIN) {
+		snprintf(l->why, sizeof(l->why), "%zu generations: a line needs %d at least", rt->ngen,
+			 ROUNDTRIP_FIT_MIN);
+		return;
+	}
+	if (!(rt->ns_max >= ROUNDTRIP_FIT_SPREAD * rt->ns_min)) {
+		snprintf(l->why, sizeof(l->why),
+			 "the round trip moved from %.1f to %.1f ns over %zu generations (x%.2f): too little for a "
+			 "slope (x%.1f needed)",
+			 rt->ns_min, rt->ns_max, rt->ngen, rt->ns_max / rt->ns_min, ROUNDTRIP_FIT_SPREAD);
+		return;
+	}
+	if (theilsen_fit(rt->gen_ns, async, rt->ngen, 0.95, &ts) != 0 || !isfinite(ts.slope_lo)) {
+		snprintf(l->why, sizeof(l->why), "no interval for the slope from %zu generations", rt->ngen);
+		return;
+	}
+	l->fitted = 1;
+	l->slope = ts.slope;
+	l->slope_low = ts.slope_lo;
+	l->slope_high = ts.slope_hi;
+	l->intercept_ns = ts.intercept;
+}
+
+/* One library: its async and sync cells, through its two ratios. */
+static int one_lib(struct paired_rec *p, const char *lib, struct roundtrip_lib_rec *l)
+{
+	char name[80];
+	const struct pair_ratio_rec *as, *ar;
+	int rc = -1;
+
+	snprintf(name, sizeof(name), "async/sync lib=%s wall", lib);
+	as = ratio_named(p, name);
+	snprintf(name, sizeof(name), "async/roundtrip lib=%s wall", lib);
+	ar = ratio_named(p, name);
+	memset(l, 0, sizeof(*l));
+	snprintf(l->lib, sizeof(l->lib), "%s", lib);
+	l->rts = l->rts_low = l->rts_high = l->crossover_ns = l->crossover_low = l->crossover_high = NAN;
+	l->sync_ns = l->async_ns = NAN;
+	if (as == NULL || ar == NULL || as->num != ar->num)
+		return 1; /* not this library */
+	const struct pair_cell_rec *a = &p->cells[as->num], *s = &p->cells[as->den], *r = &p->cells[ar->den];
+	size_t n = common_rounds(p, as->num, as->den, ar->den), g = p->ngenerations;
+	double *z = malloc((n + 1) * sizeof(double)), *zg = malloc((g + 1) * sizeof(double));
+	double *ag = malloc((g + 1) * sizeof(double)), *sg = malloc((g + 1) * sizeof(double));
+	struct signrank_ci ci;
+
+	if (z == NULL || zg == NULL || ag == NULL || sg == NULL)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		z[i] = r->block_ns[i] * s->block_ns[i] / a->block_ns[i];
+	paired_generation_medians(p, z, n, zg);
+	paired_generation_medians(p, a->block_ns, n, ag);
+	paired_generation_medians(p, s->block_ns, n, sg);
+	l->rts = ar->estimate;
+	l->rts_low = ar->low;
+	l->rts_high = ar->high;
+	l->async_ns = stats_median(ag, g);
+	l->sync_ns = stats_median(sg, g);
+	if (signrank_ratio_interval(zg, g, 0.95, &ci) != 0)
+		goto out;
+	l->crossover_ns = ci.point;
+	l->crossover_low = ci.lo;
+	l->crossover_high = ci.hi;
+	fit(l, &p->roundtrip, ag);
+	rc = 0;
+out:
+	free(z);
+	free(zg);
+	free(ag);
+	free(sg);
+	return rc;
+}
+
+int roundtrip_analyse(struct doc *d)
+{
+	static const char *const libs[] = { "archive", "shared" };
+	struct paired_rec *p = &d->paired;
+	struct roundtrip_rec *rt = &p->roundtrip;
+	const struct pair_ratio_rec *ar = ratio_named(p, "async/roundtrip lib=archive wall");
+	size_t g = p->ngenerations;
+
+	if (!d->has_paired || ar == NULL || g == 0)
+		return 0;
+	free(rt->gen_ns);
+	free(rt->libs);
+	memset(rt, 0, sizeof(*rt));
+	snprintf(rt->cell, sizeof(rt->cell), "%s", p->cells[ar->den].name);
+	if ((rt->gen_ns = malloc(g * sizeof(double))) == NULL || (rt->libs = calloc(2, sizeof(*rt->libs))) == NULL)
+		return -1;
+	rt->ngen = g;
+	paired_generation_medians(p, p->cells[ar->den].block_ns, p->cells[ar->den].nblocks, rt->gen_ns);
+	rt->ns = stats_median(rt->gen_ns, g);
+	rt->ns_min = rt->ns_max = rt->gen_ns[0];
+	for (size_t i = 1; i < g; i++) {
+		rt->ns_min = fmin(rt->ns_min, rt->gen_ns[i]);
+		rt->ns_max = fmax(rt->ns_max, rt->gen_ns[i]);
+	}
+	p->has_roundtrip = 1;
+	for (size_t k = 0; k < 2; k++) {
+		int rc = one_lib(p, libs[k], &rt->libs[rt->nlibs]);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			rt->nlibs++;
+	}
+	return 0;
+}
