@@ -389,6 +389,7 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 	const struct options *o = sh->o;
 	uint32_t started = 0;
 	struct watchdog *wd;
+	int gate_open;
 
 	pthread_mutex_init(&sh->gate_mu, NULL);
 	pthread_cond_init(&sh->gate_cv, NULL);
@@ -403,9 +404,12 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 				     : "",
 			    run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
-	sh->gate = started == sh->ncallers ? 1 : -1;
-	if (sh->gate > 0 && o->worker_cpu >= 0 && pin_worker_side(sh, jobs) != 0)
-		sh->gate = -1;
+	/* the gate stays closed while the worker side is pinned: a caller
+	 * arriving meanwhile must not extract before it */
+	gate_open = started == sh->ncallers;
+	if (gate_open && o->worker_cpu >= 0 && pin_worker_side(sh, jobs) != 0)
+		gate_open = 0; /* every caller failed */
+	sh->gate = gate_open ? 1 : -1;
 	pthread_cond_broadcast(&sh->gate_cv);
 	pthread_mutex_unlock(&sh->gate_mu);
 	for (uint32_t i = 0; i < started; i++)
