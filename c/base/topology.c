@@ -190,6 +190,30 @@ enum cpu_class topology_class_of(const struct cpu_topo *caller, int caller_cpu, 
 	return CPU_UNKNOWN;
 }
 
+int topology_table(const char *root, int caller, const int *cpus, int n, struct topo_class_row rows[CPU_CLASSES])
+{
+	struct topo_class_row by[CPU_CLASSES];
+	struct cpu_topo a, b;
+	int nrows = 0;
+
+	for (int c = 0; c < CPU_CLASSES; c++)
+		by[c] = (struct topo_class_row){ (enum cpu_class)c, 0, -1 };
+	topology_read(root, caller, &a);
+	for (int i = 0; i < n; i++) {
+		enum cpu_class c = CPU_SELF;
+		if (cpus[i] != caller) {
+			topology_read(root, cpus[i], &b);
+			c = topology_class_of(&a, caller, &b, cpus[i]);
+		}
+		if (by[c].count++ == 0)
+			by[c].example = cpus[i];
+	}
+	for (int c = 0; c < CPU_CLASSES; c++)
+		if (by[c].count)
+			rows[nrows++] = by[c];
+	return nrows;
+}
+
 enum cpu_class topology_classify(const char *root, int caller, int other)
 {
 	struct cpu_topo a, b;

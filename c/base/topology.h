@@ -56,6 +56,18 @@ void topology_read(const char *root, int cpu, struct cpu_topo *t);
 /* The class of CPU other relative to CPU caller, both read under root. */
 enum cpu_class topology_classify(const char *root, int caller, int other);
 
+/* One class present among a set of CPUs relative to a caller: how many of
+ * the set are of it, and the first of them. */
+struct topo_class_row {
+	enum cpu_class cls;
+	int count, example;
+};
+
+/* The classes present among cpus[0..n) relative to CPU caller (the caller
+ * itself, when listed, is CPU_SELF), in class order, read under root:
+ * how many rows were filled. */
+int topology_table(const char *root, int caller, const int *cpus, int n, struct topo_class_row rows[CPU_CLASSES]);
+
 /* The same, from two CPUs' facts already read. */
 enum cpu_class topology_class_of(const struct cpu_topo *caller, int caller_cpu, const struct cpu_topo *other,
 				 int other_cpu);

@@ -424,11 +424,31 @@ static int check_worker_cpu(const struct options *o, char *err, size_t errlen)
 	return 0;
 }
 
+/* --topology reads sysfs and measures nothing: only the caller's CPU
+ * (--cpus) shapes it. 0, or -1 with a message. */
+static int check_topology(const struct options *o, char *err, size_t errlen)
+{
+	if (!o->topology)
+		return 0;
+	if (o->async || o->worker_cpu >= 0 || o->compare || o->anatomy || o->against || o->baseline ||
+	    o->save_baseline || o->nallocators || o->interference || o->nsweep || o->repeat_load || o->nexports ||
+	    o->format != FORMAT_TEXT || o->floors || o->count || options_latency(o) || o->lifecycle ||
+	    o->launches_set || o->n_set || o->nlibs || o->per_event || o->emit_launch) {
+		snprintf(err, errlen,
+			 "--topology lists the CPUs by class and measures nothing: it takes --cpus (the caller's CPU) "
+			 "and no option that measures, judges or exports");
+		return -1;
+	}
+	return 0;
+}
+
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
 			o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
 
+	if (check_topology(o, err, errlen) != 0)
+		return -1;
 	if (counting_gate(o) && !o->n_set)
 		o->n = OPT_COUNT_GATE_N;
 	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0 ||

@@ -156,3 +156,40 @@ func TestWorkerCPUBadInput(t *testing.T) {
 		}
 	}
 }
+
+// --topology on CPUs 0 and 1: the caller's own CPU and exactly one other
+// class, CPU 1 its example, with the command that measures it; on one CPU
+// only the caller's own; with an option that measures, exit 2, one line.
+func TestTopologyReport(t *testing.T) {
+	needCPUs01(t)
+	bench := filepath.Join(buildDir(t), "bench")
+	r := runTimeout(t, time.Minute, "taskset", "-c", "0,1", bench, "--topology")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var rows []string
+	for _, line := range strings.Split(strings.TrimRight(r.stdout, "\n"), "\n") {
+		if !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "class ") {
+			rows = append(rows, line)
+		}
+	}
+	if len(rows) != 2 || !strings.HasPrefix(rows[0], "self ") {
+		t.Fatalf("want the caller's own row and one class, got %q in:\n%s", rows, r.stdout)
+	}
+	f := strings.Fields(rows[1])
+	if len(f) < 3 || f[1] != "1" || f[2] != "1" {
+		t.Errorf("want one CPU of the other class, CPU 1, got %q", rows[1])
+	}
+	for _, want := range []string{"relative to the caller's CPU 0", "# measure " + f[0] + ": bench -a --cpus 0 --worker-cpu 1 --floors"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in:\n%s", want, r.stdout)
+		}
+	}
+	r = runTimeout(t, time.Minute, "taskset", "-c", "1", bench, "--topology")
+	if r.code != 0 || !strings.Contains(r.stdout, "the 1 CPU this process may use") || !strings.Contains(r.stdout, "# no other CPU") {
+		t.Errorf("on one CPU: exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, args := range [][]string{{"--topology", "-a"}, {"--topology", "--format", "json"}, {"--topology", "--compare"}} {
+		oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, "--topology lists the CPUs by class and measures nothing", args)
+	}
+}

@@ -131,6 +131,26 @@ static void test_two_sockets_smt(void **state)
 	assert_class(0, 2, CPU_OTHER_PACKAGE);
 	assert_class(0, 7, CPU_OTHER_PACKAGE);
 	assert_class(6, 2, CPU_SMT_SIBLING);
+	/* the table of classes present, one CPU of each: from CPU 1 */
+	struct topo_class_row rows[CPU_CLASSES];
+	const int all[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	assert_int_equal(topology_table(root, 1, all, 8, rows), 4);
+	assert_int_equal(rows[0].cls, CPU_SELF);
+	assert_int_equal(rows[0].example, 1);
+	assert_int_equal(rows[1].cls, CPU_SMT_SIBLING);
+	assert_int_equal(rows[1].example, 5);
+	assert_int_equal(rows[1].count, 1);
+	assert_int_equal(rows[2].cls, CPU_SAME_LLC);
+	assert_int_equal(rows[2].example, 0);
+	assert_int_equal(rows[2].count, 2);
+	assert_int_equal(rows[3].cls, CPU_OTHER_PACKAGE);
+	assert_int_equal(rows[3].example, 2);
+	assert_int_equal(rows[3].count, 4);
+	/* a subset (an affinity mask): only what it holds */
+	const int some[] = { 1, 3 };
+	assert_int_equal(topology_table(root, 1, some, 2, rows), 2);
+	assert_int_equal(rows[1].cls, CPU_OTHER_PACKAGE);
+	assert_int_equal(rows[1].example, 3);
 	assert_class(6, 3, CPU_SAME_LLC);
 	assert_class(6, 1, CPU_OTHER_PACKAGE);
 	assert_class(0, 8, CPU_UNKNOWN); /* no such CPU */
@@ -168,6 +188,12 @@ static void test_two_ccx(void **state)
 	assert_class(0, 7, CPU_OTHER_LLC);
 	assert_class(3, 6, CPU_SAME_LLC);
 	assert_class(3, 1, CPU_OTHER_LLC);
+	struct topo_class_row rows[CPU_CLASSES];
+	const int all[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	assert_int_equal(topology_table(root, 0, all, 8, rows), 4);
+	assert_int_equal(rows[3].cls, CPU_OTHER_LLC);
+	assert_int_equal(rows[3].example, 2);
+	assert_int_equal(rows[3].count, 4);
 }
 
 /* Two dies and no cache files: another die is another last-level cache;
@@ -191,6 +217,12 @@ static void test_no_topology(void **state)
 	for (int c = 1; c < 4; c++)
 		assert_class(0, c, CPU_UNKNOWN);
 	assert_class(1, 1, CPU_SELF);
+	struct topo_class_row rows[CPU_CLASSES];
+	const int all[] = { 0, 1, 2, 3 };
+	assert_int_equal(topology_table(root, 0, all, 4, rows), 2);
+	assert_int_equal(rows[1].cls, CPU_UNKNOWN);
+	assert_int_equal(rows[1].count, 3);
+	assert_int_equal(rows[1].example, 1);
 	fake_cpu(0, 0, 0, "0\n", "0-1\n");
 	put("sys/devices/system/cpu/cpu1/topology/physical_package_id", "zero\n");
 	assert_class(0, 1, CPU_UNKNOWN);
