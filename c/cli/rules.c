@@ -409,6 +409,16 @@ static int check_worker_cpu(const struct options *o, char *err, size_t errlen)
 			 "run another build)");
 		return -1;
 	}
+	/* measured: every lifecycle run so pinned ended with worker-side
+	 * threads allowed the caller's CPU too (plugin_init on the caller's
+	 * thread starts Go threads, which inherit its mask) */
+	if (o->lifecycle) {
+		snprintf(err, errlen,
+			 "--worker-cpu with --scenario lifecycle: each iteration's plugin_init on the caller's thread "
+			 "starts Go threads with the caller's CPU: the worker side cannot be held on CPU %d",
+			 o->worker_cpu);
+		return -1;
+	}
 	for (int i = 0; i < o->ncpus; i++)
 		if (o->cpus[i] == o->worker_cpu) {
 			snprintf(err, errlen,

@@ -145,6 +145,7 @@ func TestWorkerCPUBadInput(t *testing.T) {
 		{"1", []string{"-a", "--worker-cpu", "1"}, "--worker-cpu 1 is the one CPU this process may use"},
 		{"0,1", []string{"-a", "-p", "2", "--worker-cpu", "1"}, "--worker-cpu with 2 calling threads needs --cpus"},
 		{"0,1", []string{"--compare", "-a", "--worker-cpu", "1"}, "not with --compare"},
+		{"0,1", []string{"-a", "--worker-cpu", "1", "--scenario", "lifecycle"}, "the worker side cannot be held on CPU 1"},
 		{"0,1", []string{"-a", "--worker-cpu", "one"}, "--worker-cpu: 'one' is not a whole number"},
 	} {
 		args := append([]string{"-n", "20000"}, c.args...)
