@@ -21,7 +21,7 @@ FUZZ_S ?= 60
 FUZZ_SMOKE_S ?= 5
 # targets run at once; empty: the number of CPUs
 FUZZ_JOBS ?=
-FUZZ_TARGETS := options baseline judge events fieldlist fieldspec childmsg childerr
+FUZZ_TARGETS := options baseline judge events fieldlist fieldspec childmsg childerr cpulist
 FUZZ_GO := go/cmd/latency:FuzzReadSweep go/cmd/matrix:FuzzParseDocument
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))

@@ -41,6 +41,7 @@ int machine_read(struct machine *m)
 	cpu_set_t set;
 
 	memset(m, 0, sizeof(*m));
+	m->caller_cpu = m->worker_cpu = -1;
 	cpu_model_read(m->cpu_model, sizeof(m->cpu_model));
 	if (uname(&u) == 0) {
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
@@ -118,6 +119,60 @@ int first_allowed_cpu(void)
 		if (CPU_ISSET(c, &set))
 			return c;
 	return -1;
+}
+
+static int kept(const pid_t *keep, int n, pid_t tid)
+{
+	for (int i = 0; i < n; i++)
+		if (keep[i] == tid)
+			return 1;
+	return 0;
+}
+
+int pin_others_to(const pid_t *keep, int n, int cpu)
+{
+	cpu_set_t set;
+	DIR *dir;
+	struct dirent *e;
+	int pinned = 0;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE || (dir = opendir("/proc/self/task")) == NULL)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	while ((e = readdir(dir)) != NULL) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (tid > 0 && !kept(keep, n, tid) && sched_setaffinity(tid, sizeof(set), &set) == 0)
+			pinned++;
+	}
+	closedir(dir);
+	return pinned ? pinned : -1;
+}
+
+int others_allowed_cpus(const pid_t *keep, int n, int *cpus, int max)
+{
+	cpu_set_t all, one;
+	DIR *dir;
+	struct dirent *e;
+	int count = 0, read = 0;
+
+	if ((dir = opendir("/proc/self/task")) == NULL)
+		return -1;
+	CPU_ZERO(&all);
+	while ((e = readdir(dir)) != NULL) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		if (tid <= 0 || kept(keep, n, tid) || sched_getaffinity(tid, sizeof(one), &one) != 0)
+			continue; /* a thread that ended meanwhile */
+		CPU_OR(&all, &all, &one);
+		read++;
+	}
+	closedir(dir);
+	if (read == 0)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE && count < max; c++)
+		if (CPU_ISSET(c, &all))
+			cpus[count++] = c;
+	return count;
 }
 
 /* No stdio, so that the driver's own bookkeeping allocates nothing inside

@@ -13,6 +13,11 @@ struct machine {
 	int online_cpus;
 	int allowed_cpus;  /* CPUs in this process's affinity mask */
 	int allowed[1024]; /* their numbers, ascending */
+	/* --worker-cpu: the caller's CPU and the worker side's, and the
+	 * worker's topology class relative to the caller (base/topology.h's
+	 * word); worker_cpu -1: not pinned, the rest unset */
+	int caller_cpu, worker_cpu;
+	char worker_class[16];
 };
 
 int machine_read(struct machine *m);
@@ -28,6 +33,17 @@ int pin_to_cpu(int cpu);
 int pin_others_away(pid_t self, int cpu);
 /* The first CPU this process may run on; -1 if unknown. */
 int first_allowed_cpu(void);
+/* Pins every thread of this process but the n in keep to CPU cpu (the
+ * async worker side of --worker-cpu). Returns how many threads were
+ * pinned, or -1 (errno) if none could be. */
+int pin_others_to(const pid_t *keep, int n, int cpu);
+/* The CPUs the threads of this process but the n in keep may run on,
+ * their union as each thread's kernel mask says (sched_getaffinity per
+ * thread), into cpus (ascending, at most max); how many, or -1. What
+ * --worker-cpu verifies: threads started after the pin (the Go runtime
+ * makes them when it likes) inherit their creator's mask, which may be a
+ * caller's. */
+int others_allowed_cpus(const pid_t *keep, int n, int *cpus, int max);
 
 /* Reads a small /proc file (path) into buf, NUL-terminated, with open and
  * read (no stdio, no allocation); 0, or -1 when it cannot be read or is

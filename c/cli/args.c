@@ -36,6 +36,11 @@ static int apply_number(const struct optdef *d, struct options *o, const char *n
 		}
 		*(uint32_t *)option_field(o, d) = (uint32_t)v;
 		return 0;
+	case T_CPU:
+		if (parse_u64(name, arg, d->min, d->max, &v, err, errlen))
+			return -1;
+		*(int *)option_field(o, d) = (int)v;
+		return 0;
 	case T_PERCENT:
 		if (parse_u64(name, arg, d->min, d->max, &v, err, errlen))
 			return -1;
@@ -118,6 +123,7 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 	case T_U64:
 	case T_U32:
 	case T_INSTANCES:
+	case T_CPU:
 	case T_PERCENT:
 	case T_RATE:
 	case T_SECONDS:

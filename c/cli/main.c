@@ -204,6 +204,8 @@ static int run(int argc, char **argv)
 		interrupt_install(prog);
 	if (o.kind == RUN_JUDGE)
 		return finish(judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, stdout, prog), "the verdict");
+	if (o.kind == RUN_TOPOLOGY)
+		return finish(run_topology(&o, &m), "the topology");
 	if ((row = run_row(&o)) == NULL) {
 		fprintf(stderr, "%s: no run of kind %s\n", prog, run_kind_name(o.kind));
 		status = EXIT_RUN_FAILED;

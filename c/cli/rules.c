@@ -389,11 +389,76 @@ static int check_verdict_budget(const struct options *o, char *err, size_t errle
 	return -1;
 }
 
+/* --worker-cpu N: the async worker side of one async cell on CPU N, the
+ * caller on another (the machine's own checks, N allowed and another CPU
+ * left for the caller, are cli/setup.c's). 0, or -1 with a message. */
+static int check_worker_cpu(const struct options *o, char *err, size_t errlen)
+{
+	if (o->worker_cpu < 0)
+		return 0;
+	if (!o->async) {
+		snprintf(err, errlen, "--worker-cpu %d pins the async worker: it needs -a", o->worker_cpu);
+		return -1;
+	}
+	/* --against's build may predate the option: its children would refuse it */
+	if (o->compare || o->anatomy || o->against || o->interference || o->nsweep ||
+	    (o->per_event && o->host_calls == HOST_CALLS_BOTH)) {
+		snprintf(err, errlen,
+			 "--worker-cpu pins the worker of one async cell: not with --compare, --anatomy, --against, "
+			 "--interference, --sweep-rate or --host-calls both (their cells choose their own mode, or "
+			 "run another build)");
+		return -1;
+	}
+	/* measured: every lifecycle run so pinned ended with worker-side
+	 * threads allowed the caller's CPU too (plugin_init on the caller's
+	 * thread starts Go threads, which inherit its mask) */
+	if (o->lifecycle) {
+		snprintf(err, errlen,
+			 "--worker-cpu with --scenario lifecycle: each iteration's plugin_init on the caller's thread "
+			 "starts Go threads with the caller's CPU: the worker side cannot be held on CPU %d",
+			 o->worker_cpu);
+		return -1;
+	}
+	for (int i = 0; i < o->ncpus; i++)
+		if (o->cpus[i] == o->worker_cpu) {
+			snprintf(err, errlen,
+				 "--worker-cpu %d is a caller's own CPU (--cpus): the worker needs a CPU of its own",
+				 o->worker_cpu);
+			return -1;
+		}
+	if (o->ncpus == 0 && o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1) > 1) {
+		snprintf(err, errlen, "--worker-cpu with %u calling threads needs --cpus (one CPU each, not %d)",
+			 o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1), o->worker_cpu);
+		return -1;
+	}
+	return 0;
+}
+
+/* --topology reads sysfs and measures nothing: only the caller's CPU
+ * (--cpus) shapes it. 0, or -1 with a message. */
+static int check_topology(const struct options *o, char *err, size_t errlen)
+{
+	if (!o->topology)
+		return 0;
+	if (o->async || o->worker_cpu >= 0 || o->compare || o->anatomy || o->against || o->baseline ||
+	    o->save_baseline || o->nallocators || o->interference || o->nsweep || o->repeat_load || o->nexports ||
+	    o->format != FORMAT_TEXT || o->floors || o->count || options_latency(o) || o->lifecycle ||
+	    o->launches_set || o->n_set || o->nlibs || o->per_event || o->emit_launch) {
+		snprintf(err, errlen,
+			 "--topology lists the CPUs by class and measures nothing: it takes --cpus (the caller's CPU) "
+			 "and no option that measures, judges or exports");
+		return -1;
+	}
+	return 0;
+}
+
 int options_check(struct options *o, char *err, size_t errlen)
 {
 	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
 			o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
 
+	if (check_topology(o, err, errlen) != 0)
+		return -1;
 	if (counting_gate(o) && !o->n_set)
 		o->n = OPT_COUNT_GATE_N;
 	if (check_paired(o, err, errlen) != 0 || check_latency(o, err, errlen) != 0 ||
@@ -438,7 +503,8 @@ int options_check(struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--baseline and --save-baseline name the same file '%s'", o->baseline);
 		return -1;
 	}
-	if (plugin_options_check(o, err, errlen) != 0 || check_exports(o, err, errlen) != 0)
+	if (plugin_options_check(o, err, errlen) != 0 || check_exports(o, err, errlen) != 0 ||
+	    check_worker_cpu(o, err, errlen) != 0)
 		return -1;
 	if (o->ncpus && (uint32_t)o->ncpus < o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1)) {
 		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,

@@ -11,6 +11,8 @@ static enum run_kind kind_of(const struct options *o)
 {
 	if (o->judge[0])
 		return RUN_JUDGE;
+	if (o->topology)
+		return RUN_TOPOLOGY;
 	if (o->serve_blocks)
 		return RUN_SERVE_BLOCKS;
 	if (o->emit_launch)
@@ -43,6 +45,7 @@ static enum run_method method_of(const struct options *o, enum run_kind k)
 	case RUN_UNRESOLVED:
 	case RUN_KINDS:
 	case RUN_JUDGE:
+	case RUN_TOPOLOGY:
 		return METHOD_NONE;
 	case RUN_CHILD:
 	case RUN_SERVE_BLOCKS:

@@ -14,6 +14,7 @@
 #include "analyse/expect.h"
 #include "base/atomicfile.h"
 #include "base/status.h"
+#include "base/topology.h"
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "cli/exports.h"
@@ -139,7 +140,39 @@ static int judges_async(const struct options *o)
 	return o->async || o->kind == RUN_COMPARE || (o->kind == RUN_PER_EVENT && o->host_calls == HOST_CALLS_BOTH);
 }
 
-/* The machine, and the CPUs --cpus names in it. */
+/* --worker-cpu N: a CPU this process may use, and another for the caller
+ * (--cpus's first, or the first other CPU allowed); the two and N's class
+ * relative to the caller's go to the machine record. */
+static int check_worker_cpu(const struct options *o, struct machine *m)
+{
+	int caller = o->ncpus ? o->cpus[0] : -1;
+
+	if (o->worker_cpu < 0)
+		return EXIT_OK;
+	if (!machine_cpu_allowed(m, o->worker_cpu)) {
+		fprintf(stderr,
+			"%s: --worker-cpu: CPU %d is not available to this process (%d CPUs allowed) (see %s --help)\n",
+			prog, o->worker_cpu, m->allowed_cpus, prog);
+		return EXIT_BAD_INPUT;
+	}
+	for (int i = 0; caller < 0 && i < m->allowed_cpus; i++)
+		if (m->allowed[i] != o->worker_cpu)
+			caller = m->allowed[i];
+	if (caller < 0) {
+		fprintf(stderr,
+			"%s: --worker-cpu %d is the one CPU this process may use: the caller needs another (see %s "
+			"--help)\n",
+			prog, o->worker_cpu, prog);
+		return EXIT_BAD_INPUT;
+	}
+	m->caller_cpu = caller;
+	m->worker_cpu = o->worker_cpu;
+	snprintf(m->worker_class, sizeof(m->worker_class), "%s",
+		 cpu_class_name(topology_classify("/", caller, o->worker_cpu)));
+	return EXIT_OK;
+}
+
+/* The machine, and the CPUs --cpus and --worker-cpu name in it. */
 static int check_machine(const struct options *o, struct machine *m)
 {
 	if (machine_read(m) != 0) {
@@ -153,6 +186,8 @@ static int check_machine(const struct options *o, struct machine *m)
 				prog, o->cpus[i], m->allowed_cpus, prog);
 			return EXIT_BAD_INPUT;
 		}
+	if (check_worker_cpu(o, m) != EXIT_OK)
+		return EXIT_BAD_INPUT;
 	/* launch by launch, a sync cell measures the same crossing on one CPU
 	 * (noisier: the Go runtime's threads share the caller's CPU, as much in
 	 * both builds); an async one cannot be had there: the SDK falls back to

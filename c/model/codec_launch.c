@@ -4,9 +4,61 @@
  * record's keys are spelled once, in its x_fields function. */
 #include "model/codec_launch.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* A list of CPU numbers, at most max; -1 in *n writes null (unknown). */
+static void cpu_list(struct obj *o, const char *key, int *cpus, int *n, int max)
+{
+	json_t *j, *e;
+	size_t k;
+
+	if (o->c->dir == WRITE) {
+		j = *n < 0 ? json_null() : json_array();
+		for (int i = 0; i < *n; i++)
+			json_array_append_new(j, json_integer(cpus[i]));
+		codec_put(o, key, j);
+		return;
+	}
+	if (o->c->dir != READ || (j = codec_get(o, key, 1)) == NULL)
+		return;
+	*n = -1;
+	if (json_is_null(j))
+		return;
+	if (!json_is_array(j) || json_array_size(j) > (size_t)max) {
+		codec_wrong(o, key, "a list of CPU numbers or null");
+		return;
+	}
+	*n = 0;
+	json_array_foreach (j, k, e) {
+		if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > INT_MAX) {
+			codec_wrong(o, key, "a list of CPU numbers or null");
+			*n = -1;
+			return;
+		}
+		cpus[(*n)++] = (int)json_integer_value(e);
+	}
+}
+
+static void worker_topology_fields(struct obj *o, void *rec)
+{
+	struct machine_rec *m = rec;
+	f_int(o, "caller_cpu", &m->caller_cpu);
+	f_int(o, "worker_cpu", &m->worker_cpu);
+	f_str(o, "class", m->worker_class);
+}
+
+static void worker_side_fields(struct obj *o, void *rec)
+{
+	struct worker_side_rec *w = rec;
+	f_int(o, "cpu", &w->cpu);
+	cpu_list(o, "allowed_cpus", w->allowed, &w->nallowed, WORKER_CPUS_MAX);
+	cpu_list(o, "ran_on", w->ran_on, &w->nran_on, WORKER_CPUS_MAX);
+	if (o->c->dir == READ && w->nran_on < 0)
+		w->nran_on = 0;
+}
 
 static void machine_fields(struct obj *o, void *rec)
 {
@@ -16,6 +68,8 @@ static void machine_fields(struct obj *o, void *rec)
 	f_int(o, "allowed_cpus", &m->allowed_cpus);
 	f_str(o, "kernel", m->kernel);
 	f_str(o, "arch", m->arch);
+	if (f_opt(o, "worker_topology", &m->has_worker))
+		f_sub(o, "worker_topology", worker_topology_fields, m, NULL);
 }
 
 /* [cpu_a, cpu_b] of the round trip, or null. */
@@ -336,6 +390,8 @@ static void launch_fields(struct obj *o, void *rec)
 		f_list(o, "libraries", &l->libraries, &l->nlibraries, library_fields);
 	if (f_opt(o, "per_event", &l->has_per_event))
 		f_sub(o, "per_event", per_event_fields, &l->per_event, NULL);
+	if (f_opt(o, "worker_side", &l->has_worker_side))
+		f_sub(o, "worker_side", worker_side_fields, &l->worker_side, NULL);
 }
 
 /* The field lists the document's other records nest. */

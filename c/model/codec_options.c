@@ -65,6 +65,9 @@ static json_t *field_to_json(const struct optdef *d, const struct options *o)
 			json_array_append_new(a, json_integer(o->cpus[i]));
 		return a;
 	}
+	case T_CPU:
+		return *(const int *)option_cfield(o, d) < 0 ? json_null()
+							     : json_integer(*(const int *)option_cfield(o, d));
 	case T_TEXT:
 		return *(const cstr *)option_cfield(o, d) ? json_string(*(const cstr *)option_cfield(o, d))
 							  : json_null();
@@ -126,6 +129,15 @@ static int field_from_json(const struct optdef *d, struct options *o, const json
 				goto bad;
 			o->cpus[o->ncpus++] = (int)json_integer_value(e);
 		}
+		return 0;
+	case T_CPU:
+		if (json_is_null(v)) {
+			*(int *)option_field(o, d) = -1;
+			return 0;
+		}
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > (json_int_t)d->max)
+			break;
+		*(int *)option_field(o, d) = (int)json_integer_value(v);
 		return 0;
 	case T_TEXT:
 		/* the text stays in the document (its owner): checked, not kept */

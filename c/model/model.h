@@ -37,6 +37,25 @@ struct machine_rec {
 	int online_cpus, allowed_cpus;
 	char kernel[128];
 	char arch[72];
+	/* --worker-cpu: the caller's CPU, the worker side's, and the worker's
+	 * class relative to the caller ("same_llc", ...: base/topology.h);
+	 * has_worker 0: not pinned (the key absent) */
+	int has_worker;
+	int caller_cpu, worker_cpu;
+	char worker_class[16];
+};
+
+/* The most CPUs a launch lists for its worker side. */
+#define WORKER_CPUS_MAX 64
+
+/* --worker-cpu: where the async worker side of one launch was held, read
+ * back from the kernel after the run, and where Extract ran at the probes
+ * of the callers whose extraction was async. */
+struct worker_side_rec {
+	int cpu;			      /* asked for */
+	int allowed[WORKER_CPUS_MAX];	      /* the union of its threads' masks after the run */
+	int nallowed;			      /* -1: could not be read */
+	int ran_on[WORKER_CPUS_MAX], nran_on; /* the probes' CPUs, distinct, ascending */
 };
 
 /* The floors with a spread, in the order of floors_rec's figures. */
@@ -190,6 +209,8 @@ struct launch_rec {
 	size_t nlibraries;
 	int has_per_event; /* --per-event; absent from older documents */
 	struct per_event_rec per_event;
+	int has_worker_side; /* --worker-cpu; absent otherwise */
+	struct worker_side_rec worker_side;
 };
 
 struct summary_rec {

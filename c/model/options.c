@@ -37,6 +37,10 @@ const struct optdef options_table[] = {
 	 .help = "also measure the floors: a C call, the raw C->Go call,\na cache-line round trip between two CPUs"},
 	{.name = "cpus", .arg = "<list>", .group = GROUP_RUN, .type = T_CPUS, .json = "cpus", .child = 1,
 	 .help = "pin the calling threads, one CPU each (e.g. 0,1 or 0-1)"},
+	{.name = "worker-cpu", .arg = "<N>", .group = GROUP_RUN, .type = T_CPU, .off = AT(worker_cpu), .max = OPT_MAX_CPUS - 1, .json = "worker_cpu", .json_opt = 1, .child = 1,
+	 .help = "with -a: pin the async worker side (every thread but the\ncallers: the SDK's worker, the Go runtime's threads) to\nCPU N, and the caller (without --cpus) to the first other\nCPU allowed; verified after the run, and N's topology class\nrelative to the caller's is in the JSON machine record"},
+	{.name = "topology", .group = GROUP_RUN, .type = T_FLAG, .off = AT(topology),
+	 .help = "list the CPUs this process may use by their class relative\nto the caller's (--cpus's first, or the first allowed):\nSMT sibling, same last-level cache, other one, other\npackage; one CPU of each, for --worker-cpu; measures nothing"},
 	{.name = "plugin-config", .arg = "<s>", .group = GROUP_RUN, .type = T_TEXT, .off = AT(plugin_config), .max = 1024, .child = 1,
 	 .help = "pass this plugin_init configuration verbatim instead\nof the one -a/--extra-ns imply (testing: the mode in\neffect is still verified, never taken from it)"},
 	{.name = "stall-timeout", .arg = "<s>", .group = GROUP_RUN, .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1,
@@ -146,6 +150,7 @@ void options_defaults(struct options *o)
 	o->seed = 1;
 	o->stall_timeout_s = 20;
 	o->payload_size = OPT_DEFAULT_PAYLOAD;
+	o->worker_cpu = -1;
 }
 
 const char *host_calls_name(enum host_calls h)

@@ -114,6 +114,8 @@ struct options {
 	double sweep[OPT_MAX_LIST];
 	int ncpus; /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
+	int worker_cpu; /* --worker-cpu: the async worker side's one CPU; -1: not pinned */
+	int topology;	/* --topology: list the CPU classes relative to the caller, measure nothing */
 	/* plugin libraries (docs/plugins.md) */
 	const char *libs[OPT_MAX_LIBS]; /* --plugin PATH, repeatable: measured, -p callers each */
 	int nlibs;
@@ -167,6 +169,7 @@ enum opt_type {
 	T_ALLOCATOR,  /* canonical allocator name (const char *) */
 	T_TEXT,	      /* const char *, at most max bytes (0: any) */
 	T_CPUS,	      /* a CPU list into ncpus/cpus */
+	T_CPU,	      /* one CPU number into an int, -1 when not given (JSON null) */
 	T_ALLOCATORS, /* a list of allocator names */
 	T_JUDGE,      /* two operands: BASE CUR */
 	T_LIST,	      /* repeatable: const char * array at off, its count at set_off, at most max */
@@ -203,7 +206,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 55
+#define OPT_COUNT 57
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

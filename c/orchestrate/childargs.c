@@ -25,6 +25,9 @@ static int child_value(const struct optdef *d, const struct options *o, char *bu
 			return 0; /* --pool without the lifecycle */
 		snprintf(buf, len, "%u", *(const uint32_t *)option_cfield(o, d));
 		return 1;
+	case T_CPU:
+		snprintf(buf, len, "%d", *(const int *)option_cfield(o, d));
+		return *(const int *)option_cfield(o, d) >= 0;
 	case T_WORK:
 		snprintf(buf, len, "%s", work_name(*(const enum work *)option_cfield(o, d)));
 		return 1;

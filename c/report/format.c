@@ -63,6 +63,9 @@ void report_machine_lines(FILE *out, const struct doc *d, const struct cell_rec 
 
 	fprintf(out, "# machine: %s, %d online CPUs (%d allowed), Linux %s %s\n", m->cpu_model, m->online_cpus,
 		m->allowed_cpus, m->kernel, m->arch);
+	if (m->has_worker)
+		fprintf(out, "# worker side: pinned to CPU %d (--worker-cpu), %s relative to the caller's CPU %d\n",
+			m->worker_cpu, m->worker_class, m->caller_cpu);
 	if (strcmp(c->go_version, "none") == 0)
 		fprintf(out, "# plugin: %s (plugin_init in %s), states no Go version, -p limit %d\n", c->lib,
 			plugin_file(c), c->max_handle);

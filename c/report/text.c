@@ -36,6 +36,31 @@ static void plugin_lines(FILE *out, const struct launch_rec *l, double *sync_med
 	}
 }
 
+/* "1" or "0,1"; "unknown" for a list that could not be read. */
+static const char *cpu_list_text(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	snprintf(buf, len, "%s", n < 0 ? "unknown" : n == 0 ? "none" : "");
+	for (int i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "", cpus[i]);
+	return buf;
+}
+
+/* --worker-cpu: where the worker side was, as read back after the run. */
+static void worker_side_line(FILE *out, const struct launch_rec *l)
+{
+	const struct worker_side_rec *w = &l->worker_side;
+	char allowed[128], ran[128];
+
+	if (!l->has_worker_side)
+		return;
+	fprintf(out,
+		"# worker side: CPU %d asked; every thread but the callers allowed CPU %s after the run; async Extract on CPU %s at the probes\n",
+		w->cpu, cpu_list_text(w->allowed, w->nallowed, allowed, sizeof(allowed)),
+		cpu_list_text(w->ran_on, w->nran_on, ran, sizeof(ran)));
+}
+
 static void mode_line(FILE *out, const struct cell_rec *c, const struct launch_rec *l)
 {
 	if (!c->mode_verified || strcmp(l->mode_in_effect, "unknown") == 0)
@@ -113,6 +138,7 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 		fprintf(out, "# extra cost: %llu ns busy loop inside every Extract (--extra-ns)\n",
 			(unsigned long long)o->extra_ns);
 	plugin_lines(out, l, &sync_med, &async_med);
+	worker_side_line(out, l);
 	cost_lines(out, l);
 	if (l->has_floors) {
 		snprintf(title, sizeof(title), "floors (same loop and clock, %llu calls in %u batches, median batch):",

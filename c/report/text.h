@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "base/topology.h"
 #include "model/model.h"
 
 /* The text of one launch run in this process: seed lines and the detail
@@ -67,6 +68,10 @@ void report_latency_text(FILE *out, const struct cell_rec *c);
 void report_gap_policy_text(FILE *out, const struct doc *d);
 /* --sweep-rate: one row per rate, sync and async, and the crossover. */
 void report_sweep_text(FILE *out, const struct doc *d);
+/* --topology: the classes present among the ncpus CPUs this process may
+ * use relative to the caller's CPU, one CPU of each, and the command that
+ * measures each (text_topology.c); nothing measured. */
+void report_topology_text(FILE *out, int caller, int ncpus, const struct topo_class_row *rows, int nrows);
 
 /* The warnings a document calls for, as a fixed set of sentences. */
 void report_warnings(FILE *err, const struct doc *d);

@@ -51,6 +51,7 @@ struct shared {
 	pthread_mutex_t gate_mu; /* start gate: main opens it once every thread exists */
 	pthread_cond_t gate_cv;
 	int gate;		    /* 0 closed, 1 go, -1 abort (a thread could not be created) */
+	uint32_t arrived;	    /* callers that set their tid and pin (under gate_mu) */
 	_Atomic uint32_t warm;	    /* callers done warming up */
 	_Atomic int go;		    /* the last of them took the snapshot: time */
 	pthread_barrier_t finish;   /* every caller done timing (sleeping wait) */

@@ -48,10 +48,14 @@ static void load_hung(int sig)
 }
 
 /* The two CPUs of the cache-line round trip: the first caller's CPU when
- * pinned, and another CPU this process may use. */
+ * pinned, and the worker's (--worker-cpu) or else another CPU this process
+ * may use. */
 static void handoff_cpus(const struct options *o, const struct machine *m, int *a, int *b)
 {
 	*a = o->ncpus ? o->cpus[0] : (m->allowed_cpus > 0 ? m->allowed[0] : -1);
+	*b = o->worker_cpu;
+	if (*b >= 0 && *b != *a)
+		return;
 	*b = -1;
 	for (int i = 0; i < m->allowed_cpus; i++)
 		if (m->allowed[i] != *a) {
@@ -60,7 +64,45 @@ static void handoff_cpus(const struct options *o, const struct machine *m, int *
 		}
 }
 
-/* A finished run's failures, and a sync run that ran async. */
+/* "0,1" into buf. */
+static const char *cpus_text(const int *cpus, int n, char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < n && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "", cpus[i]);
+	return buf;
+}
+
+/* --worker-cpu, verified rather than assumed: every thread but the
+ * callers was still held on the worker's CPU after the run (a thread the
+ * Go runtime starts inherits its creator's mask, a caller's one too), and
+ * the async Extract ran there at the probes. */
+static int worker_side_verified(const struct run *r, char *msg, size_t len)
+{
+	const struct worker_side_rec *w = &r->worker_side;
+	char cpus[256];
+
+	if (!r->has_worker_side)
+		return 0;
+	if (w->nallowed != 1 || w->allowed[0] != w->cpu) {
+		snprintf(msg, len, "--worker-cpu %d: the worker side was allowed CPUs %s after the run, not %d alone",
+			 w->cpu,
+			 w->nallowed < 0 ? "(unreadable)" : cpus_text(w->allowed, w->nallowed, cpus, sizeof(cpus)),
+			 w->cpu);
+		return -1;
+	}
+	if (w->nran_on > 1 || (w->nran_on == 1 && w->ran_on[0] != w->cpu)) {
+		snprintf(msg, len, "--worker-cpu %d: the async Extract ran on CPU %s at the probes", w->cpu,
+			 cpus_text(w->ran_on, w->nran_on, cpus, sizeof(cpus)));
+		return -1;
+	}
+	return 0;
+}
+
+/* A finished run's failures, a sync run that ran async, and a worker side
+ * that was not where --worker-cpu put it. */
 static int run_verified(const struct options *o, const struct run *r, char *err, size_t errlen)
 {
 	int status = EXIT_OK;
@@ -80,6 +122,10 @@ static int run_verified(const struct options *o, const struct run *r, char *err,
 			say(err, errlen, msg);
 			status = EXIT_RUN_FAILED;
 		}
+	if (status == EXIT_OK && worker_side_verified(r, msg, sizeof(msg)) != 0) {
+		say(err, errlen, msg);
+		status = EXIT_RUN_FAILED;
+	}
 	return status;
 }
 
@@ -199,11 +245,19 @@ int measure_here(const struct options *o, const struct machine *m, struct doc *d
 	struct floors f;
 	struct session s;
 	struct machine_rec mr;
+	struct options placed;
 	int have_floors = 0, status;
 
 	err[0] = '\0';
 	record_machine(&mr, m);
 	doc_begin(d, &mr, o);
+	/* --worker-cpu without --cpus: the caller on the CPU setup chose */
+	if (o->worker_cpu >= 0 && o->ncpus == 0 && m->caller_cpu >= 0) {
+		placed = *o;
+		placed.ncpus = 1;
+		placed.cpus[0] = m->caller_cpu;
+		o = &placed;
+	}
 	/* a library that hangs while loading ends the launch (SIGALRM) */
 	signal(SIGALRM, load_hung);
 	alarm(o->stall_timeout_s);

@@ -61,6 +61,10 @@ void record_machine(struct machine_rec *rec, const struct machine *m)
 	snprintf(rec->arch, sizeof(rec->arch), "%s", m->arch);
 	rec->online_cpus = m->online_cpus;
 	rec->allowed_cpus = m->allowed_cpus;
+	rec->has_worker = m->worker_cpu >= 0;
+	rec->caller_cpu = m->caller_cpu;
+	rec->worker_cpu = m->worker_cpu;
+	snprintf(rec->worker_class, sizeof(rec->worker_class), "%s", m->worker_class);
 }
 
 void record_floors(struct floors_rec *rec, const struct floors *f)
@@ -171,6 +175,8 @@ int record_launch(struct launch_rec *l, const struct run *r, const struct option
 		snprintf(l->per_event.host_calls, sizeof(l->per_event.host_calls), "%s",
 			 host_calls_name(o->host_calls));
 	}
+	l->has_worker_side = r->has_worker_side;
+	l->worker_side = r->worker_side;
 	return 0;
 }
 

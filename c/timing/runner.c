@@ -127,6 +127,8 @@ static int caller_start(struct job *j, int *dead)
 		*dead = 1;
 	}
 	pthread_mutex_lock(&sh->gate_mu);
+	sh->arrived++;
+	pthread_cond_broadcast(&sh->gate_cv);
 	while (sh->gate == 0)
 		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
 	pthread_mutex_unlock(&sh->gate_mu);
@@ -316,6 +318,69 @@ static loop_fn *loop_of(const struct options *o, enum scenario scen)
 	return loop_closed;
 }
 
+/* --worker-cpu: once every caller has its tid and its own CPU, every
+ * other thread of the process (the SDK's worker, the Go runtime's threads,
+ * this one, the watchdog) goes to the worker's CPU, before any caller
+ * extracts. Called with gate_mu held; 0, or -1 with every caller failed. */
+static int pin_worker_side(struct shared *sh, struct job *jobs)
+{
+	pid_t *tids = calloc(sh->ncallers, sizeof(*tids));
+	int pinned = -1;
+
+	while (sh->arrived < sh->ncallers)
+		pthread_cond_wait(&sh->gate_cv, &sh->gate_mu);
+	for (uint32_t i = 0; tids && i < sh->ncallers; i++)
+		tids[i] = jobs[i].pr->caller_tid;
+	if (tids)
+		pinned = pin_others_to(tids, (int)sh->ncallers, sh->o->worker_cpu);
+	free(tids);
+	if (pinned > 0)
+		return 0;
+	for (uint32_t i = 0; i < sh->ncallers; i++) {
+		jobs[i].pr->failed = 1;
+		snprintf(jobs[i].pr->error, sizeof(jobs[i].pr->error),
+			 "plugin %u: cannot pin the async worker side to CPU %d (--worker-cpu)", jobs[i].pr->index,
+			 sh->o->worker_cpu);
+	}
+	return -1;
+}
+
+/* --worker-cpu: where the worker side was held, read back from the
+ * kernel once the callers are done (so every thread the Go runtime
+ * started meanwhile counts), and where Extract ran at the probes of the
+ * callers whose extraction was async. */
+static void worker_side_read(struct run *r, const struct options *o)
+{
+	struct worker_side_rec *w = &r->worker_side;
+	pid_t *tids = calloc(r->nplugins, sizeof(*tids));
+
+	r->has_worker_side = 1;
+	w->cpu = o->worker_cpu;
+	for (uint32_t i = 0; tids && i < r->nplugins; i++)
+		tids[i] = r->plugins[i].caller_tid;
+	w->nallowed = tids ? others_allowed_cpus(tids, (int)r->nplugins, w->allowed, WORKER_CPUS_MAX) : -1;
+	free(tids);
+	w->nran_on = 0;
+	for (uint32_t i = 0; i < r->nplugins; i++) {
+		const struct plugin_run *p = &r->plugins[i];
+		const struct probe *at[2] = { &p->before, &p->after };
+		if (!p->async_in_effect)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			int cpu = (int)at[k]->cpu, j = 0;
+			if (!PROBE_KNOWN(at[k], PROBE_CPU))
+				continue;
+			while (j < w->nran_on && w->ran_on[j] < cpu)
+				j++;
+			if ((j < w->nran_on && w->ran_on[j] == cpu) || w->nran_on == WORKER_CPUS_MAX)
+				continue;
+			memmove(&w->ran_on[j + 1], &w->ran_on[j], (size_t)(w->nran_on - j) * sizeof(int));
+			w->ran_on[j] = cpu;
+			w->nran_on++;
+		}
+	}
+}
+
 /* Starts the callers and the watchdog, opens the start gate (or tells the
  * threads that exist to leave), and waits for every caller. Returns how
  * many callers were started. */
@@ -324,6 +389,7 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 	const struct options *o = sh->o;
 	uint32_t started = 0;
 	struct watchdog *wd;
+	int gate_open;
 
 	pthread_mutex_init(&sh->gate_mu, NULL);
 	pthread_cond_init(&sh->gate_cv, NULL);
@@ -338,7 +404,12 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 				     : "",
 			    run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
-	sh->gate = started == sh->ncallers ? 1 : -1;
+	/* the gate stays closed while the worker side is pinned: a caller
+	 * arriving meanwhile must not extract before it */
+	gate_open = started == sh->ncallers;
+	if (gate_open && o->worker_cpu >= 0 && pin_worker_side(sh, jobs) != 0)
+		gate_open = 0; /* every caller failed */
+	sh->gate = gate_open ? 1 : -1;
 	pthread_cond_broadcast(&sh->gate_cv);
 	pthread_mutex_unlock(&sh->gate_mu);
 	for (uint32_t i = 0; i < started; i++)
@@ -464,6 +535,8 @@ int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers,
 		goto out;
 	}
 	run_window(r, &sh, pool);
+	if (o->worker_cpu >= 0)
+		worker_side_read(r, o);
 	if (o->kind == RUN_SERVE_BLOCKS) {
 		/* the window held waits for the parent: only the blocks count */
 		r->wall_ns = r->plugins[0].batches.total_ns;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "base/names.h"
+#include "model/model.h"
 #include "model/options.h"
 #include "plugin/extractor.h"
 #include "timing/pool.h"
@@ -66,6 +67,10 @@ struct run {
 	uint64_t requests, callers_cpu_ns, vol_switches, invol_switches;
 	int64_t migrations;	   /* -1 if unknown for any caller */
 	uint64_t busy_extractions; /* by the --busy library's thread over the run */
+	/* --worker-cpu: the worker side as the kernel held it (nallowed -1:
+	 * unread), and the CPUs Extract ran on at the async callers' probes */
+	int has_worker_side;
+	struct worker_side_rec worker_side;
 };
 
 /* Runs one scenario with ncallers callers: xs[0..ncallers) for

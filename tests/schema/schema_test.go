@@ -108,6 +108,7 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"sync", nil, fine, bench, []string{"-n", "20000"}},
 		{"async", nil, fine, bench, []string{"-n", "20000", "-a"}},
 		{"async not in effect", []string{"GOMAXPROCS=1"}, fine, bench, []string{"-n", "2000", "-a"}},
+		{"async, worker pinned", nil, fine, bench, []string{"-n", "20000", "-a", "--worker-cpu", "1", "--launches", "2"}},
 		{"shared", nil, fine, shared, []string{"-n", "20000"}},
 		{"two plugins", nil, fine, bench, []string{"-n", "20000", "-p", "2"}},
 		{"pinned, floors, fields", nil, fine, bench, []string{"-n", "20000", "--cpus", "0", "--floors", "--work", "u64", "--fields", "2"}},

@@ -74,6 +74,8 @@ static const struct row rows[] = {
 	{ { "--per-event", "4", "--host-calls", "both", "-p", "2", NULL }, RUN_PER_EVENT, METHOD_LAUNCHES, BASE_NONE },
 	{ { "--judge", "a.txt", "b.txt", NULL }, RUN_JUDGE, METHOD_NONE, BASE_NONE },
 	{ { "--judge", "a.txt", "b.txt", "--threshold", "3", NULL }, RUN_JUDGE, METHOD_NONE, BASE_NONE },
+	{ { "--topology", NULL }, RUN_TOPOLOGY, METHOD_NONE, BASE_NONE },
+	{ { "--topology", "--cpus", "1", NULL }, RUN_TOPOLOGY, METHOD_NONE, BASE_NONE },
 	/* the internal child flags: measured here, whatever else is asked */
 	{ { "--emit-launch", NULL }, RUN_CHILD, METHOD_HERE, BASE_NONE },
 	{ { "--emit-launch", "--plugin", LIB, NULL }, RUN_CHILD, METHOD_HERE, BASE_NONE },
@@ -161,8 +163,8 @@ static void test_refused_combinations(void **state)
 	}
 }
 
-/* Every kind a command line reaches has its row (but --judge, which
- * measures and reports nothing), and the table above reaches every kind. */
+/* Every kind a command line reaches has its row (but --judge and
+ * --topology, which measure nothing and report their own), and the table above reaches every kind. */
 static void test_every_kind_has_a_row(void **state)
 {
 	int reached[RUN_KINDS] = { 0 };
@@ -177,7 +179,7 @@ static void test_every_kind_has_a_row(void **state)
 		assert_true(o.kind > RUN_UNRESOLVED && o.kind < RUN_KINDS);
 		reached[o.kind] = 1;
 		r = run_row(&o);
-		if (o.kind == RUN_JUDGE) {
+		if (o.kind == RUN_JUDGE || o.kind == RUN_TOPOLOGY) {
 			assert_null(r);
 			continue;
 		}

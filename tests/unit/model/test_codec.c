@@ -156,6 +156,88 @@ static void test_floors_spread(void **state)
 	doc_free(&d);
 }
 
+/* --worker-cpu's records: the option (null when not given), the machine's
+ * worker_topology and a launch's worker_side, written and read back the
+ * same; without the option none of the three is written, and a bad CPU
+ * list is refused naming its key. */
+static void test_worker_side(void **state)
+{
+	struct doc d, back;
+	char err[512] = "";
+	char *one, *two;
+	struct worker_side_rec *w;
+
+	(void)state;
+	two_cells(&d);
+	one = doc_dumps(&d, 0);
+	assert_non_null(one);
+	assert_non_null(strstr(one, "\"worker_cpu\": null"));
+	assert_null(strstr(one, "worker_topology"));
+	assert_null(strstr(one, "worker_side"));
+	if (doc_loads(&back, one, strlen(one), err, sizeof(err)) != 0)
+		fail_msg("read back: %s", err);
+	assert_int_equal(back.options.worker_cpu, -1);
+	assert_int_equal(back.machine.has_worker, 0);
+	assert_int_equal(back.cells[1].launches[0].has_worker_side, 0);
+	doc_free(&back);
+	free(one);
+
+	d.options.worker_cpu = 3;
+	d.machine.has_worker = 1;
+	d.machine.caller_cpu = 2;
+	d.machine.worker_cpu = 3;
+	snprintf(d.machine.worker_class, sizeof(d.machine.worker_class), "other_llc");
+	d.cells[1].launches[2].has_worker_side = 1;
+	w = &d.cells[1].launches[2].worker_side;
+	*w = (struct worker_side_rec){ .cpu = 3, .nallowed = 2, .allowed = { 2, 3 }, .nran_on = 1, .ran_on = { 3 } };
+	one = doc_dumps(&d, 0);
+	assert_non_null(one);
+	if (doc_loads(&back, one, strlen(one), err, sizeof(err)) != 0)
+		fail_msg("read back: %s", err);
+	two = doc_dumps(&back, 0);
+	assert_string_equal(one, two);
+	assert_int_equal(back.options.worker_cpu, 3);
+	assert_int_equal(back.machine.has_worker, 1);
+	assert_int_equal(back.machine.caller_cpu, 2);
+	assert_string_equal(back.machine.worker_class, "other_llc");
+	w = &back.cells[1].launches[2].worker_side;
+	assert_int_equal(back.cells[1].launches[2].has_worker_side, 1);
+	assert_int_equal(w->nallowed, 2);
+	assert_int_equal(w->allowed[1], 3);
+	assert_int_equal(w->nran_on, 1);
+	assert_int_equal(w->ran_on[0], 3);
+	assert_int_equal(back.cells[1].launches[1].has_worker_side, 0);
+	doc_free(&back);
+	free(two);
+
+	/* unreadable masks are null, and read back as unknown */
+	w = &d.cells[1].launches[2].worker_side;
+	w->nallowed = -1;
+	two = doc_dumps(&d, 0);
+	assert_non_null(strstr(two, "\"allowed_cpus\": null"));
+	if (doc_loads(&back, two, strlen(two), err, sizeof(err)) != 0)
+		fail_msg("read back: %s", err);
+	assert_int_equal(back.cells[1].launches[2].worker_side.nallowed, -1);
+	doc_free(&back);
+	free(two);
+
+	/* a CPU list of something else is refused, the key named */
+	json_t *j = json_loads(one, 0, NULL), *ws;
+	assert_non_null(j);
+	ws = json_object_get(
+		json_array_get(json_object_get(json_array_get(json_object_get(j, "cells"), 1), "launches"), 2),
+		"worker_side");
+	assert_true(json_is_object(ws));
+	assert_int_equal(json_object_set_new(ws, "allowed_cpus", json_pack("[s]", "x")), 0);
+	free(one);
+	one = json_dumps(j, 0);
+	json_decref(j);
+	assert_int_not_equal(doc_loads(&back, one, strlen(one), err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "allowed_cpus"));
+	free(one);
+	doc_free(&d);
+}
+
 /* Text that is not the document is refused, the bad key named. */
 static void test_refusals(void **state)
 {
@@ -256,7 +338,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_floors_spread),
 		cmocka_unit_test(test_refusals),     cmocka_unit_test(test_doc_begin),
-		cmocka_unit_test(test_choice_words),
+		cmocka_unit_test(test_choice_words), cmocka_unit_test(test_worker_side),
 	};
 	return cmocka_run_group_tests_name("codec", tests, NULL, NULL);
 }
