@@ -5,10 +5,11 @@
  * coordinator's command (--serve-blocks NS: a block fills NS at the warm-up's
  * pace; 0, -n calls). Without it, one loop of -n, printed as bench-minimal
  * prints it. Shared with bench: the blocks protocol's records and pipes
- * (timing/blockmsg.h) and whole reads and writes (base/fdio.h). Its own:
- * the request, the calling thread, the lead-in, the timed loop. It calls
- * from a new pthread, as bench's caller does (-m: from the main thread);
- * the mode in effect is verified on that thread by a mock.tid probe. */
+ * (timing/blockmsg.h), whole reads and writes (base/fdio.h) and, with -c,
+ * the placement (base/sysinfo.h). Its own: the request, the calling thread,
+ * the lead-in, the timed loop. It calls from a new pthread, as bench's
+ * caller does (-m: from the main thread); the mode in effect is verified on
+ * that thread by a mock.tid probe. */
 #include <getopt.h>
 #include <math.h>
 #include <pthread.h>
@@ -22,6 +23,7 @@
 
 #include "base/fdio.h"
 #include "base/status.h"
+#include "base/sysinfo.h"
 #include "plugin/plugin_fields.h"
 #include "timing/blockmsg.h"
 
@@ -35,7 +37,7 @@ struct loop {
 	const ss_plugin_event_input *evt;
 	const ss_plugin_field_extract_input *in, *probe;
 	unsigned long long n, block_ns, calls, ns; /* calls and ns: over the timed loops */
-	int serve, failed, caller, ran_on;
+	int serve, failed, caller, ran_on, cpu;	   /* cpu: -c's, or -1 */
 };
 
 static unsigned long long clock_of(clockid_t id)
@@ -109,7 +111,12 @@ static void *caller(void *arg)
 	double per_op;
 
 	l->caller = (int)gettid();
-	l->failed = timed(l, 10000) != 0 || plugin_extract_fields(l->s, l->evt, l->probe) != SS_PLUGIN_SUCCESS;
+	l->failed = (l->cpu >= 0 && pin_to_cpu(l->cpu) != 0) || timed(l, 10000) != 0 ||
+		    plugin_extract_fields(l->s, l->evt, l->probe) != SS_PLUGIN_SUCCESS ||
+		    l->probe->fields[0].res_len != 1;
+	/* -c: the paired run's placement, as bench's children have it: the
+	 * caller alone on its CPU, the async worker and the runtime elsewhere */
+	l->failed = l->failed || (l->cpu >= 0 && pin_others_away(l->caller, l->cpu) < 0);
 	per_op = (double)(clock_of(CLOCK_MONOTONIC) - t0) / 10001.0;
 	l->ran_on = (int)l->probe->fields[0].res.u64[0];
 	if (l->serve && l->block_ns > 0) /* as many as fill a block, 1 to 1e9 */
@@ -140,17 +147,22 @@ int main(int argc, char **argv)
 	ss_plugin_event_input evt = { .evt = (ss_plugin_event *)(void *)ev, .evtnum = 1, .evtsrc = "cgocost" };
 	ss_plugin_init_input init = { 0 };
 	ss_plugin_rc rc = SS_PLUGIN_FAILURE;
-	struct loop l = { .evt = &evt, .in = &in, .probe = &probe, .n = 100000 };
+	struct loop l = { .evt = &evt, .in = &in, .probe = &probe, .n = 100000, .cpu = -1 };
+	unsigned long long cpu;
 	int async = 0, on_main = 0, c;
 	pthread_t t;
 
-	while ((c = getopt_long(argc, argv, "amn:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ac:mn:", longs, NULL)) != -1) {
 		if (c == 'a')
 			async = 1;
 		else if (c == 'm')
 			on_main = 1;
+		else if (c == 'c' && count(optarg, &cpu) == 0 && cpu < 4096)
+			l.cpu = (int)cpu;
 		else if ((c != 'n' && c != 's') || count(optarg, c == 'n' ? &l.n : &l.block_ns) != 0 || l.n == 0)
-			return fprintf(stderr, "usage: bench-textbook [-a] [-m] [-n count >= 1] [--serve-blocks ns]\n"),
+			return fprintf(stderr,
+				       "usage: bench-textbook [-a] [-c cpu] [-m] [-n count >= 1] [--serve-blocks "
+				       "ns]\n"),
 			       EXIT_BAD_INPUT;
 		l.serve |= c == 's';
 	}

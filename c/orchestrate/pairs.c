@@ -160,7 +160,7 @@ static int receive_ready(struct server *s, const struct options *o, char *err, s
 
 static int start(struct server *s, const struct options *o, int cpu, char *err, size_t errlen)
 {
-	char *argv[PLAN_MAX_ARGS + 4], store[PLAN_ARGS_BYTES], blockns[32];
+	char *argv[PLAN_MAX_ARGS + 6], store[PLAN_ARGS_BYTES], blockns[32], cpuarg[16];
 	struct options co = *o;
 	int n, got;
 
@@ -176,6 +176,12 @@ static int start(struct server *s, const struct options *o, int cpu, char *err, 
 	if (n < 0) {
 		snprintf(err, errlen, "arguments too long for a launch");
 		return EXIT_RUN_FAILED;
+	}
+	/* the textbook loop takes the same placement as an option of its own */
+	if (s->v->minimal && cpu >= 0) {
+		snprintf(cpuarg, sizeof(cpuarg), "%d", cpu);
+		argv[n++] = (char *)"-c";
+		argv[n++] = cpuarg;
 	}
 	argv[n] = (char *)"--serve-blocks";
 	argv[n + 1] = blockns;

@@ -43,14 +43,8 @@ static void how_text(FILE *out, const struct paired_rec *p)
 		p->lead_s, p->startup_s);
 	fprintf(out,
 		"  placement: every caller on CPU %d, every other thread of its process (the async worker among them) "
-		"on the other CPUs",
+		"on the other CPUs\n",
 		p->caller_cpu);
-	for (size_t i = 0; i < p->ncells; i++)
-		if (strstr(p->cells[i].name, "/driver=textbook") != NULL) {
-			fprintf(out, "; but the textbook loop's (driver=textbook): unpinned, as in a host");
-			break;
-		}
-	fputc('\n', out);
 }
 
 static void cells_text(FILE *out, const struct paired_rec *p)

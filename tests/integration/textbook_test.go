@@ -3,10 +3,13 @@ package integration
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -48,9 +51,12 @@ func TestTextbookServesBlocks(t *testing.T) {
 		caller string
 	}{
 		{nil, 0, "a pthread"},
-		{[]string{"-a"}, 1, "a pthread"},
+		{[]string{"-a", "-c", "0"}, 1, "a pthread"},
 		{[]string{"-m"}, 0, "the main thread"},
 	} {
+		if len(c.args) > 1 && c.args[1] == "-c" && runtime.NumCPU() < 2 {
+			continue // the placement needs a CPU besides the caller's
+		}
 		cmdR, cmdW, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
@@ -72,6 +78,9 @@ func TestTextbookServesBlocks(t *testing.T) {
 		ready := readReply(t, repR, time.Minute, what+" ready")
 		if ready.Status != 0 || ready.AsyncInEffect != c.async || ready.Calls != 1000 {
 			t.Fatalf("%s: ready %+v, want async_in_effect %d and 1000 calls a block", what, ready, c.async)
+		}
+		if len(c.args) > 1 && c.args[1] == "-c" {
+			placedOn0(t, cmd.Process.Pid)
 		}
 		binary.Write(cmdW, binary.NativeEndian, struct {
 			Op, Pad  uint32
@@ -99,5 +108,36 @@ func TestTextbookServesBlocks(t *testing.T) {
 	// a bad count is bad input, before anything runs
 	if r := run(t, exe, nil, "--serve-blocks", "x"); r.code != 2 || !strings.Contains(r.stderr, "usage: bench-textbook") {
 		t.Fatalf("--serve-blocks x: exit %d: %s", r.code, r.stderr)
+	}
+}
+
+// placedOn0: once ready, a child placed with -c 0 has its caller alone on
+// CPU 0 and every other thread (the async worker, the runtime's, the main
+// thread waiting for the caller) allowed elsewhere only.
+func placedOn0(t *testing.T, pid int) {
+	t.Helper()
+	tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	if err != nil || len(tasks) < 2 {
+		t.Fatalf("threads of %d: %v %v", pid, tasks, err)
+	}
+	on0 := 0
+	for _, f := range tasks {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := regexp.MustCompile(`(?m)^Cpus_allowed_list:\s*(\S+)$`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("%s: no Cpus_allowed_list", f)
+		}
+		list := string(m[1])
+		if list == "0" {
+			on0++
+		} else if strings.HasPrefix(list, "0-") || strings.HasPrefix(list, "0,") {
+			t.Errorf("%s: a thread other than the caller may run on CPU 0 (%s)", f, list)
+		}
+	}
+	if on0 != 1 {
+		t.Errorf("%d threads pinned to CPU 0, want the caller alone", on0)
 	}
 }
