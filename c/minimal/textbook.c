@@ -36,8 +36,8 @@ struct loop {
 	ss_plugin_t *s;
 	const ss_plugin_event_input *evt;
 	const ss_plugin_field_extract_input *in, *probe;
-	unsigned long long n, block_ns, calls, ns; /* calls and ns: over the timed loops */
-	int serve, failed, caller, ran_on, cpu;	   /* cpu: -c's, or -1 */
+	unsigned long long n, block_ns, calls, ns;	 /* calls and ns: over the timed loops */
+	int serve, failed, caller, ran_on, cpu, on_main; /* cpu: -c's, or -1 */
 };
 
 static unsigned long long clock_of(clockid_t id)
@@ -107,17 +107,19 @@ static int serve(struct loop *l, unsigned long long n, int async_in_effect)
 static void *caller(void *arg)
 {
 	struct loop *l = arg;
-	unsigned long long t0 = clock_of(CLOCK_MONOTONIC), per_block = l->n;
+	/* the warm-up: -n calls, up to 10000 (bench-minimal's) */
+	unsigned long long t0 = clock_of(CLOCK_MONOTONIC), per_block = l->n, warm = l->n < 10000 ? l->n : 10000;
 	double per_op;
 
 	l->caller = (int)gettid();
-	l->failed = (l->cpu >= 0 && pin_to_cpu(l->cpu) != 0) || timed(l, 10000) != 0 ||
+	l->failed = (l->cpu >= 0 && !l->on_main && pin_to_cpu(l->cpu) != 0) || timed(l, warm) != 0 ||
 		    plugin_extract_fields(l->s, l->evt, l->probe) != SS_PLUGIN_SUCCESS ||
 		    l->probe->fields[0].res_len != 1;
 	/* -c: the paired run's placement, as bench's children have it: the
-	 * caller alone on its CPU, the async worker and the runtime elsewhere */
-	l->failed = l->failed || (l->cpu >= 0 && pin_others_away(l->caller, l->cpu) < 0);
-	per_op = (double)(clock_of(CLOCK_MONOTONIC) - t0) / 10001.0;
+	 * caller alone on its CPU, the async worker and the runtime elsewhere
+	 * (the main thread is pinned last: the others' CPUs are read from its) */
+	l->failed = l->failed || (l->cpu >= 0 && (pin_others_away(l->caller, l->cpu) < 0 || pin_to_cpu(l->cpu) != 0));
+	per_op = (double)(clock_of(CLOCK_MONOTONIC) - t0) / (double)(warm + 1);
 	l->ran_on = (int)l->probe->fields[0].res.u64[0];
 	if (l->serve && l->block_ns > 0) /* as many as fill a block, 1 to 1e9 */
 		per_block = (unsigned long long)fmin(fmax((double)l->block_ns / per_op, 1.0), 1e9);
@@ -149,14 +151,14 @@ int main(int argc, char **argv)
 	ss_plugin_rc rc = SS_PLUGIN_FAILURE;
 	struct loop l = { .evt = &evt, .in = &in, .probe = &probe, .n = 100000, .cpu = -1 };
 	unsigned long long cpu;
-	int async = 0, on_main = 0, c;
+	int async = 0, c;
 	pthread_t t;
 
 	while ((c = getopt_long(argc, argv, "ac:mn:", longs, NULL)) != -1) {
 		if (c == 'a')
 			async = 1;
 		else if (c == 'm')
-			on_main = 1;
+			l.on_main = 1;
 		else if (c == 'c' && count(optarg, &cpu) == 0 && cpu < 4096)
 			l.cpu = (int)cpu;
 		else if ((c != 'n' && c != 's') || count(optarg, c == 'n' ? &l.n : &l.block_ns) != 0 || l.n == 0)
@@ -171,7 +173,7 @@ int main(int argc, char **argv)
 	init.config = async ? "async" : "";
 	if ((l.s = plugin_init(&init, &rc)) == NULL || rc != SS_PLUGIN_SUCCESS)
 		return fprintf(stderr, "bench-textbook: plugin_init failed\n"), EXIT_RUN_FAILED;
-	if (on_main)
+	if (l.on_main)
 		caller(&l);
 	else if (pthread_create(&t, NULL, caller, &l) != 0 || pthread_join(t, NULL) != 0)
 		return fprintf(stderr, "bench-textbook: cannot start the calling thread\n"), EXIT_RUN_FAILED;
@@ -182,7 +184,7 @@ int main(int argc, char **argv)
 	       l.ns, l.calls);
 	printf("# mode: %s requested, %s in effect (verified: Extract ran on thread %d, the caller is %d, %s)\n",
 	       async ? "async" : "sync", l.ran_on == l.caller ? "sync" : "async", l.ran_on, l.caller,
-	       on_main ? "the main thread" : "a pthread");
+	       l.on_main ? "the main thread" : "a pthread");
 	plugin_destroy(l.s);
 	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUN_FAILED;
 }
