@@ -98,7 +98,7 @@ C_FILES := $(foreach l,$(C_LAYERS) preload minimal,$(wildcard c/$(l)/*.[ch])) $(
 
 # The executables and libraries every test and measurement needs.
 PLUGIN_LIBS := $(BUILD)/libcmock.so $(BUILD)/libmock-b.so
-EXES := $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-host $(BUILD)/bench-minimal $(PLUGIN_LIBS)
+EXES := $(BUILD)/bench $(BUILD)/bench-shared $(BUILD)/bench-host $(BUILD)/bench-minimal $(BUILD)/bench-textbook $(PLUGIN_LIBS)
 
 PLUGIN_SRCS := $(wildcard plugin-mock/*.go plugin-mock/*.c plugin-mock/mock/*.go) go.mod go.sum
 PLUGIN_GOFLAGS ?=
@@ -223,6 +223,12 @@ $(BUILD)/bench-host: $(MAIN_OBJ) $(DRIVER_OBJS) $(BUILTIN_NONE_OBJ)
 # c-archive (c/minimal/main.c).
 $(BUILD)/bench-minimal: c/minimal/main.c c/plugin/plugin_fields.h c/base/names.h $(BUILD)/libmock.a | $(BUILD)/.modules
 	$(COMPILE) -o $@ $< $(BUILD)/libmock.a -pthread -lm -ldl
+
+# The textbook loop as a paired cell (c/minimal/textbook.c): the same
+# c-archive, and the base layer's whole reads and writes for the blocks
+# protocol.
+$(BUILD)/bench-textbook: c/minimal/textbook.c c/timing/blockmsg.h c/plugin/plugin_fields.h c/base/names.h $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_base.a | $(BUILD)/.modules
+	$(COMPILE) -o $@ $< $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_base.a -pthread -lm -ldl
 
 # archive vs shared x sync vs async, interleaved launch by launch, with the
 # floors (and the reference handoff); then the anatomy of one extraction,

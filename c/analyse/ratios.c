@@ -15,12 +15,18 @@ static const char *exe_base(const struct ratio_cell *c)
 	return slash ? slash + 1 : c->exe;
 }
 
-static int find(const struct ratio_cell *cells, int from, int to, const char *base, int async)
+/* The cell of executable base in mode async with work (-1: the options'). */
+static int find_work(const struct ratio_cell *cells, int from, int to, const char *base, int async, int work)
 {
 	for (int i = from; i < to; i++)
-		if (strcmp(exe_base(&cells[i]), base) == 0 && cells[i].async == async)
+		if (strcmp(exe_base(&cells[i]), base) == 0 && cells[i].async == async && cells[i].work == work)
 			return i;
 	return -1;
+}
+
+static int find(const struct ratio_cell *cells, int from, int to, const char *base, int async)
+{
+	return find_work(cells, from, to, base, async, -1);
 }
 
 static int add(struct paired_rec *pr, const char *name, int num, int den, int judged)
@@ -65,6 +71,12 @@ int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const s
 			snprintf(name, sizeof(name), "async/roundtrip lib=%s wall", libs[l]);
 			rc |= add(pr, name, find(cells, 0, nself, exes[l], 1), find(cells, 0, nself, "bench-host", 1),
 				  0);
+		}
+		/* the harness check: bench's bare loop over the textbook loop */
+		for (int m = 0; m < 2; m++) {
+			snprintf(name, sizeof(name), "bench/textbook mode=%s wall", modes[m]);
+			rc |= add(pr, name, find_work(cells, 0, nself, "bench", m, WORK_BARE),
+				  find(cells, 0, nself, "bench-textbook", m), 0);
 		}
 	}
 	/* --host-calls both: a batched cell right after its per-field one */

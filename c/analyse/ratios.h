@@ -16,11 +16,13 @@ struct ratio_cell {
 	const char *exe;
 	int async;
 	int host_calls; /* enum host_calls of a --host-calls both cell; -1: none */
+	int work;	/* enum work of a cell of its own work; -1: the options' */
 };
 
 /* The ratios cells[0..ncells) make, by index, appended to pr->ratios: with
- * --compare, async/sync per library, shared/archive per mode and Go over
- * the C plugin, among this build's cells [0, nself); with --against, every
+ * --compare, async/sync per library, shared/archive per mode, Go over the
+ * C plugin and, per mode, bench --work bare over the textbook loop
+ * (bench-textbook), among this build's cells [0, nself); with --against, every
  * cell of this build over the same cell of the base, cells [nself, ncells)
  * in the same order (judged); with --host-calls both, batched over
  * per-field for each executable and mode. 0, or -1 when out of memory. */

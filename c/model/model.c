@@ -55,7 +55,7 @@ struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char 
 	for (size_t i = 0; i < d->ncells; i++) {
 		struct cell_rec *c = &d->cells[i];
 		if (strcmp(c->scenario, scenario) == 0 && strcmp(c->lib, lib) == 0 && strcmp(c->requested, mode) == 0 &&
-		    strstr(c->name, w) != NULL && (strstr(c->name, "/driver=minimal") != NULL) == minimal)
+		    strstr(c->name, w) != NULL && (strstr(c->name, "/driver=") != NULL) == minimal)
 			return c;
 	}
 	return NULL;

@@ -543,7 +543,8 @@ double doc_ci_level(const struct doc *d);
  * measured by the bench driver; NULL if none. */
 struct cell_rec *doc_find_mode(const struct doc *d, const char *lib, const char *mode, const char *scenario);
 /* The same with a given work, by the bench driver (minimal 0) or by
- * build/bench-minimal (minimal 1, a .../driver=minimal cell). */
+ * a textbook loop (minimal 1: a .../driver=minimal cell of
+ * build/bench-minimal, or .../driver=textbook of build/bench-textbook). */
 struct cell_rec *doc_find_work(const struct doc *d, const char *lib, const char *mode, const char *scenario,
 			       enum work work, int minimal);
 /* The extract cell in mode beside another library in role ("idle",

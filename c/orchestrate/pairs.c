@@ -23,6 +23,7 @@
 #include "orchestrate/childmsg.h"
 #include "stats/stats.h"
 #include "timing/blocks.h"
+#include "timing/record.h"
 
 /* The most cells a paired run holds at once. */
 #define MAX_CELLS 32
@@ -159,7 +160,7 @@ static int receive_ready(struct server *s, const struct options *o, char *err, s
 
 static int start(struct server *s, const struct options *o, int cpu, char *err, size_t errlen)
 {
-	char *argv[PLAN_MAX_ARGS + 4], store[PLAN_ARGS_BYTES], blockns[32];
+	char *argv[PLAN_MAX_ARGS + 6], store[PLAN_ARGS_BYTES], blockns[32], cpuarg[16];
 	struct options co = *o;
 	int n, got;
 
@@ -175,6 +176,12 @@ static int start(struct server *s, const struct options *o, int cpu, char *err, 
 	if (n < 0) {
 		snprintf(err, errlen, "arguments too long for a launch");
 		return EXIT_RUN_FAILED;
+	}
+	/* the textbook loop takes the same placement as an option of its own */
+	if (s->v->minimal && cpu >= 0) {
+		snprintf(cpuarg, sizeof(cpuarg), "%d", cpu);
+		argv[n++] = (char *)"-c";
+		argv[n++] = cpuarg;
 	}
 	argv[n] = (char *)"--serve-blocks";
 	argv[n + 1] = blockns;
@@ -268,11 +275,50 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 		       : (pr->generation_rounds[pr->ngenerations - 1] = done, EXIT_OK);
 }
 
+/* The document of a textbook child (bench-textbook): its seed and mode
+ * lines, as one launch whose batches are the generation's last n blocks
+ * of its paired record pc (as a bench child's launch has a batch a block). */
+static int textbook_document(struct variant *v, const char *out, const struct options *o,
+			     const struct pair_cell_rec *pc, size_t n, char *err, size_t errlen)
+{
+	struct doc child;
+	struct caller_rec *c;
+	double *per = n ? malloc(n * sizeof(double)) : NULL;
+	int status;
+
+	memset(&child, 0, sizeof(child));
+	if (out == NULL || record_minimal(&child, out, o, v->async, v->exe) != 0) {
+		free(per);
+		snprintf(err, errlen, "paired launch of %s printed no seed line and verified mode", v->exe);
+		return EXIT_RUN_FAILED;
+	}
+	c = &child.cells[0].launches[0].callers[0];
+	if (per && n <= pc->nblocks) {
+		struct batch_rec *b = realloc(c->batches, n * sizeof(*b));
+		for (size_t k = 0; b && k < n; k++) {
+			per[k] = pc->block_ns[pc->nblocks - n + k];
+			b[k] = (struct batch_rec){ (uint64_t)llround(per[k] * (double)pc->per_block), pc->per_block };
+			c->slowest_batch_ns = k == 0 || per[k] > c->slowest_batch_ns ? per[k] : c->slowest_batch_ns;
+		}
+		if (b) {
+			c->batches = b;
+			c->nbatches = n;
+			c->median_batch_ns = stats_median(per, n);
+		}
+	}
+	free(per);
+	status = plan_merge_launch(v, &child, err, errlen);
+	doc_free(&child);
+	return status;
+}
+
 /* Ends every child and takes its document: one launch, a batch a block;
  * each must have measured what its side's other launches and, on the
  * --against side, this build's same cell measured. */
-static int finish(struct plan *p, struct server *sv, int nv, const struct options *o, char *err, size_t errlen)
+static int finish(struct plan *p, struct server *sv, int nv, const struct options *o, const struct paired_rec *pr,
+		  char *err, size_t errlen)
 {
+	size_t rounds = pr->ngenerations ? (size_t)pr->generation_rounds[pr->ngenerations - 1] : 0;
 	int timeout = stall_ms(o) < 0 ? 600000 : stall_ms(o) + 10000;
 
 	for (int i = 0; i < nv; i++)
@@ -281,7 +327,9 @@ static int finish(struct plan *p, struct server *sv, int nv, const struct option
 		struct server *s = &sv[i];
 		int status = outcome(s, "at its end", timeout, 1, err, errlen);
 
-		if (status == EXIT_OK)
+		if (status == EXIT_OK && s->v->minimal)
+			status = textbook_document(s->v, s->c.output, o, &pr->cells[i], rounds, err, errlen);
+		else if (status == EXIT_OK)
 			status = childmsg_document(s->v, s->c.output, err, errlen);
 		if (status == EXIT_OK)
 			status = plan_check_identity(p, (int)(s->v - p->v), s->c.output, err, errlen);
@@ -312,7 +360,8 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 	for (int i = 0; i < nv; i++)
 		cells[i] = (struct ratio_cell){ .exe = p->v[i].exe,
 						.async = p->v[i].async,
-						.host_calls = p->v[i].host_calls };
+						.host_calls = p->v[i].host_calls,
+						.work = p->v[i].work };
 	if ((pr->cells = calloc((size_t)nv, sizeof(*pr->cells))) == NULL ||
 	    ratios_define(cells, p->nself, nv, o, pr) != 0) {
 		snprintf(err, errlen, "out of memory");
@@ -355,7 +404,7 @@ static int generation(struct plan *p, struct server *sv, int nv, const struct op
 	s0 += now_ns() - s1; /* what follows is start-up time too */
 	interrupt_doing("the end of the paired launches");
 	if (status == EXIT_OK)
-		status = finish(p, sv, nv, o, err, errlen);
+		status = finish(p, sv, nv, o, pr, err, errlen);
 	for (int i = 0; i < nv; i++)
 		child_close(&sv[i].c);
 	pr->startup_s += (double)(now_ns() - s0) / 1e9;

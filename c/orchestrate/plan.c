@@ -120,6 +120,31 @@ static int add_per_event(struct plan *p, const char *exe, const struct options *
 	return 0;
 }
 
+/* --compare's harness check, paired: bench --work bare and the textbook
+ * loop (bench-textbook), sync and async, when it is built next to exe;
+ * its ratios are paired ones, so not in launches, and not against a base
+ * build (a check of this build). */
+static int add_textbook(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
+{
+	char textbook[PATH_MAX];
+
+	if (o->method != METHOD_PAIRED || o->base == BASE_BUILD)
+		return 0;
+	if (sibling_path(exe, "bench-textbook", textbook, sizeof(textbook)) != 0 || access(textbook, X_OK) != 0) {
+		fprintf(stderr, "bench: note: no bench-textbook next to %s: no bench/textbook rows\n", exe);
+		return 0;
+	}
+	for (int async = 0; async < 2; async++) {
+		if (add_variant(p, exe, async, err, errlen) != 0)
+			return -1;
+		p->v[p->nv - 1].work = WORK_BARE;
+		if (add_variant(p, textbook, async, err, errlen) != 0)
+			return -1;
+		p->v[p->nv - 1].minimal = 1;
+	}
+	return 0;
+}
+
 static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
 {
 	char shared[PATH_MAX];
@@ -150,12 +175,13 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 	first = p->nv;
 	if (add_c_plugin(p, exe, err, errlen) != 0)
 		return -1;
-	/* no C plugin built; or the --against build's cells (p->nself is
-	 * set once this build's are in): the round trip is the machine's,
-	 * measured once, and an older build's C plugin may have no async */
-	if (p->nv == first || p->nself > 0)
-		return 0;
-	return add_round_trip(p, err, errlen);
+	/* the round trip when the C plugin is built, and not in the --against
+	 * build's cells (p->nself is set once this build's are in): it is the
+	 * machine's, measured once, and an older build's C plugin may have no
+	 * async */
+	if (p->nv > first && p->nself == 0 && add_round_trip(p, err, errlen) != 0)
+		return -1;
+	return add_textbook(p, exe, o, err, errlen);
 }
 
 /* Every variant's launch must fit its argument list (a paired child's list

@@ -26,7 +26,7 @@ struct variant {
 	int async;
 	const char *malloc_name; /* NULL: the options' --malloc */
 	int work;		 /* enum work, or -1: the options' --work */
-	int minimal;		 /* build/bench-minimal: the textbook loop, seed lines only */
+	int minimal;		 /* bench-minimal or bench-textbook: the textbook loop, -n and -a, seed lines only */
 	char plugin[PATH_MAX];	 /* "": the options' --plugin; else this one library */
 	int beside;		 /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
 	int base;		 /* the --against build: no injected slowdown reaches it */
@@ -44,7 +44,9 @@ struct plan {
 };
 
 /* The cells the options ask for: this build's (one; four with --compare,
- * and a fifth, the C plugin in bench-host, when it is built; six with
+ * and a fifth, the C plugin in bench-host, when it is built, and bench
+ * --work bare beside the textbook loop, sync and async, when
+ * bench-textbook is built, paired and without --against; six with
  * --interference) and, with --against, the same cells of the other build. */
 int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen);
 

@@ -49,14 +49,18 @@ static void how_text(FILE *out, const struct paired_rec *p)
 
 static void cells_text(FILE *out, const struct paired_rec *p)
 {
-	char a[24], b[24];
+	char a[32], b[32];
+	int w = 44; /* the names in full, up to 80 columns */
 
-	fprintf(out, "\n%-44s %-8s %12s %12s %8s %7s %13s\n", "cell", "side", "ns/extr.", "cpu-ns/extr.", "calls",
+	for (size_t i = 0; i < p->ncells; i++)
+		w = strlen(p->cells[i].name) > (size_t)w ? (int)strlen(p->cells[i].name) : w;
+	w = w > 80 ? 80 : w;
+	fprintf(out, "\n%-*s %-8s %12s %12s %8s %7s %13s\n", w, "cell", "side", "ns/extr.", "cpu-ns/extr.", "calls",
 		"blocks", "lead-in, med.");
 	for (size_t i = 0; i < p->ncells; i++) {
 		const struct pair_cell_rec *c = &p->cells[i];
 		char l[32];
-		fprintf(out, "%-44.44s %-8s %12s %12s %8llu %7zu %13s\n", c->name, c->side,
+		fprintf(out, "%-*.*s %-8s %12s %12s %8llu %7zu %13s\n", w, w, c->name, c->side,
 			fmt_ns(a, sizeof(a), median_of(c->block_ns, c->nblocks)),
 			fmt_ns(b, sizeof(b), median_of(c->block_cpu_ns, c->ncpu)), (unsigned long long)c->per_block,
 			c->nblocks, fmt_ns(l, sizeof(l), median_of(c->lead_ns, c->nlead)));

@@ -235,7 +235,9 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	unsigned long long ns, n;
 	double per;
 	char requested[MODE_NAME_MAX], effect[MODE_NAME_MAX];
-	const char *mode = strstr(out, "\n# mode: ");
+	const char *mode = strstr(out, "\n# mode: "), *base = strrchr(exe, '/');
+	/* bench-textbook's cell is its own (paired, on a pthread); the rest are bench-minimal's */
+	const char *driver = strcmp(base ? base + 1 : exe, "bench-textbook") == 0 ? "textbook" : "minimal";
 	struct cell_rec *c;
 	struct launch_rec *l;
 	struct caller_rec *p;
@@ -252,7 +254,7 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	}
 	c->nlaunches = l->ncallers = p->nbatches = 1;
 	cell_name(c->name, sizeof(c->name), "archive", async, effect, "extract", "bare", 1, 1, NULL);
-	snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "/driver=minimal");
+	snprintf(c->name + strlen(c->name), sizeof(c->name) - strlen(c->name), "/driver=%s", driver);
 	snprintf(c->scenario, sizeof(c->scenario), "extract");
 	snprintf(c->allocator, sizeof(c->allocator), "unknown");
 	snprintf(c->allocator_path, sizeof(c->allocator_path), "not measured by the minimal driver");

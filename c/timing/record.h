@@ -29,8 +29,8 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
 		 const char *executable);
 
 /* The document of one bench-minimal launch, from its output (the seed line
- * and the "# mode:" line): one cell named .../work=bare/p=1/driver=minimal,
- * one launch of one batch. 0, or -1 when the output lacks either line. */
+ * and the "# mode:" line): one cell named .../work=bare/p=1/driver=minimal
+ * (driver=textbook when exe is a bench-textbook), one launch of one batch. 0, or -1 when the output lacks either line. */
 int record_minimal(struct doc *d, const char *out, const struct options *o, int async, const char *exe);
 /* The library part of a cell's name: "archive" or "shared" for the
  * built-in mock, else the measured libraries' file names joined by '+'. */

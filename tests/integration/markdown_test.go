@@ -184,7 +184,8 @@ func TestMarkdownReport(t *testing.T) {
 	}
 	want := []string{"async/sync lib=archive wall", "async/sync lib=shared wall", "shared/archive mode=sync wall",
 		"shared/archive mode=async wall", "go sync/c lib=archive wall", "go async/c lib=archive wall",
-		"async/roundtrip lib=archive wall", "async/roundtrip lib=shared wall"}
+		"async/roundtrip lib=archive wall", "async/roundtrip lib=shared wall",
+		"bench/textbook mode=sync wall", "bench/textbook mode=async wall"}
 	if got := column(ratios, 0); !reflect.DeepEqual(got, want) {
 		t.Errorf("ratios %q, want %q", got, want)
 	}

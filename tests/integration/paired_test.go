@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -54,6 +56,8 @@ type pairedDoc struct {
 			Den      int       `json:"denominator"`
 			Judged   bool      `json:"judged"`
 			Estimate *float64  `json:"estimate"`
+			Low      *float64  `json:"low"`
+			High     *float64  `json:"high"`
 			P        *float64  `json:"signed_rank_p"`
 			Samples  []float64 `json:"samples"`
 			Pairs    struct {
@@ -65,7 +69,11 @@ type pairedDoc struct {
 		} `json:"ratios"`
 	} `json:"paired"`
 	Cells []struct {
-		Name     string `json:"name"`
+		Name string `json:"name"`
+		Mode struct {
+			Requested string `json:"requested"`
+			InEffect  string `json:"in_effect"`
+		} `json:"mode"`
 		Launches []struct {
 			Plugins []struct {
 				Batches []struct {
@@ -139,17 +147,24 @@ func checkPaired(t *testing.T, out string, cells int) pairedDoc {
 	return d
 }
 
-// --compare --time 2: six cells (the C plugin's and its async, the round
-// trip, too), the ratios of --compare, each from its pairs and
-// generations; the text says how many.
+// --compare --time 3, one run, the text on stdout and the JSON exported:
+// ten cells (the C plugin's and its async, the round trip; bench --work
+// bare beside the textbook loop, sync and async), the ratios of
+// --compare, each from its pairs and generations, bench/textbook among
+// them with its interval; the text says how many.
 func TestPairedCompare(t *testing.T) {
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
-	r := runTimeout(t, time.Minute, bench, "--compare", "--time", "2", "--format", "json")
+	js := filepath.Join(t.TempDir(), "compare.json")
+	r := runTimeout(t, 2*time.Minute, bench, "--compare", "--time", "3", "--export", "json="+js)
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	d := checkPaired(t, r.stdout, 6)
+	out, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := checkPaired(t, string(out), 10)
 	names := map[string]bool{}
 	for _, x := range d.Paired.Ratios {
 		names[x.Name] = true
@@ -176,17 +191,63 @@ func TestPairedCompare(t *testing.T) {
 			l.CrossoverNs == nil || !(*l.CrossoverNs > 0) || l.SyncNs == nil || l.AsyncNs == nil {
 			t.Fatalf("library %d of the round trip: %+v", i, l)
 		}
-		// a 2 s run has too few generations for a line, and says so
-		if l.Fitted || !strings.Contains(l.Why, "generations") {
-			t.Fatalf("a line from a 2 s run: %+v", l)
+		// too few generations for a line: it says so; otherwise a line,
+		// or why not
+		if (len(rt.GenerationNs) < 6 && (l.Fitted || !strings.Contains(l.Why, "generations"))) || (!l.Fitted && l.Why == "") {
+			t.Fatalf("round trip line of %d generations: %+v", len(rt.GenerationNs), l)
 		}
 	}
-	r = runTimeout(t, time.Minute, bench, "--compare", "--time", "2")
+	checkTextbookRatios(t, d, r.stdout)
 	for _, want := range []string{"round trip: lib=libcmock/mode=async/work=bare/p=1", "round trips", "async would beat sync only where a round trip is below",
-		"paired run: 6 cells", "generations of fresh processes", "rounds", "lead-ins (untimed, excluded)",
+		"paired run: 10 cells", "generations of fresh processes", "rounds", "lead-ins (untimed, excluded)",
 		"placement: every caller on CPU", "async/sync lib=archive wall", "gens", "pairs"} {
-		if r.code != 0 || !strings.Contains(r.stdout, want) {
-			t.Fatalf("exit %d, no %q in:\n%s%s", r.code, want, r.stdout, r.stderr)
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("no %q in:\n%s%s", want, r.stdout, r.stderr)
+		}
+	}
+}
+
+// checkTextbookRatios: bench/textbook, sync and async, each bench's bare
+// cell over the textbook loop's cell of the same mode, requested and in
+// effect, an estimate with its interval (null bounds only while there are
+// too few generations for one) in the JSON, and a line of the text.
+func checkTextbookRatios(t *testing.T, d pairedDoc, text string) {
+	t.Helper()
+	for _, mode := range []string{"sync", "async"} {
+		name := "bench/textbook mode=" + mode + " wall"
+		var found bool
+		for _, x := range d.Paired.Ratios {
+			if x.Name != name {
+				continue
+			}
+			found = true
+			num, den := d.Paired.Cells[x.Num].Name, d.Paired.Cells[x.Den].Name
+			if !strings.Contains(num, "/mode="+mode+"/work=bare/") || strings.Contains(num, "/driver=") ||
+				!strings.Contains(den, "/mode="+mode+"/work=bare/") || !strings.HasSuffix(den, "/driver=textbook") {
+				t.Errorf("%s divides %s by %s", name, num, den)
+			}
+			if x.Estimate == nil || !(*x.Estimate > 0) || x.Low == nil != (x.High == nil) ||
+				(x.Low != nil && !(*x.Low <= *x.Estimate && *x.Estimate <= *x.High)) {
+				t.Errorf("%s: estimate %v, interval [%v, %v]", name, x.Estimate, x.Low, x.High)
+			}
+			if x.Low == nil && len(d.Paired.GenerationRounds) >= 6 {
+				t.Errorf("%s: no interval from %d generations", name, len(d.Paired.GenerationRounds))
+			}
+		}
+		if !found {
+			t.Errorf("no ratio %s", name)
+		}
+		line := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s+\d+\.\d+ \[(nan|\d+\.\d+), (nan|\d+\.\d+)\]`)
+		if !line.MatchString(text) {
+			t.Errorf("no line %q with its estimate and interval in:\n%s", name, text)
+		}
+	}
+	// the textbook loop's cells ran in the mode they stand for (its child
+	// said so at its probe, on its calling thread, or was refused)
+	for _, c := range d.Cells {
+		if strings.HasSuffix(c.Name, "/driver=textbook") &&
+			(c.Mode.Requested != c.Mode.InEffect || !strings.Contains(c.Name, "/mode="+c.Mode.Requested+"/")) {
+			t.Errorf("%s: requested %s, in effect %s", c.Name, c.Mode.Requested, c.Mode.InEffect)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -77,5 +78,44 @@ func TestReadsTheRealCounts(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "counts.json")); err != nil {
 		t.Errorf("the counts document was not kept: %v", err)
+	}
+}
+
+// A paired --compare document also holds the harness check's cells (bench
+// --work bare and the textbook loop, sync and async): the matrix reads the
+// four cells of the run's own work and no "two cells" error.
+func TestSkipsTheHarnessCheckCells(t *testing.T) {
+	data, err := os.ReadFile("testdata/compare-c-plugin.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	cells := raw["cells"].([]any)
+	for _, name := range []string{"lib=archive/mode=sync/work=bare/p=1", "lib=archive/mode=sync/work=bare/p=1/driver=textbook"} {
+		c := map[string]any{}
+		for k, v := range cells[0].(map[string]any) {
+			c[k] = v
+		}
+		c["name"] = name
+		cells = append(cells, c)
+	}
+	raw["cells"] = cells
+	if data, err = json.Marshal(raw); err != nil {
+		t.Fatal(err)
+	}
+	d, err := parseDocument(data)
+	if err != nil {
+		t.Fatalf("a paired --compare with the harness cells: %v", err)
+	}
+	if len(d.Cells) != len(cellKeys) {
+		t.Errorf("%d Go cells read, want %d", len(d.Cells), len(cellKeys))
+	}
+	for _, c := range d.Cells {
+		if !strings.Contains(c.Name, "/work=noop/") {
+			t.Errorf("cell %s read as a toolchain's", c.Name)
+		}
 	}
 }

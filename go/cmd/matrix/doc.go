@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 )
 
 // The document `bench --compare --interleave launches --format json` prints
@@ -176,8 +177,9 @@ func checkCompare(d benchDoc) (benchDoc, error) {
 		return d, fmt.Errorf("schema_version %d, this program reads 1 and 2", *d.SchemaVersion)
 	}
 	// --compare also measures the C plugin in bench-host (lib "loaded", no
-	// Go runtime): a reference of its own, not a cell of a toolchain.
-	d.Cells = goCells(d.Cells)
+	// Go runtime) and, paired, its harness check (bench --work bare beside
+	// the textbook loop): references of their own, not cells of a toolchain.
+	d.Cells = goCells(ownWork(d.Cells, d.Options.Work))
 	seen := map[cellKey]bool{}
 	for i, c := range d.Cells {
 		k := cellKey{c.Lib, c.Mode.Requested}
@@ -213,6 +215,18 @@ func checkCompare(d benchDoc) (benchDoc, error) {
 		}
 	}
 	return d, nil
+}
+
+// ownWork keeps the cells of the run's own --work measured by bench
+// itself: not a /driver= cell (the textbook loop), nor one of another work.
+func ownWork(cells []benchCell, work string) []benchCell {
+	var out []benchCell
+	for _, c := range cells {
+		if !strings.Contains(c.Name, "/driver=") && (work == "" || strings.Contains(c.Name, "/work="+work+"/")) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // cell returns the document's cell for k; checkCompare made sure it exists.

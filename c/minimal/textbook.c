@@ -1,0 +1,190 @@
+/* c/minimal/textbook.c — build/bench-textbook, bench-minimal's textbook loop
+ * as a paired cell (--compare's bench/textbook ratios): plugin_init (config
+ * "async" with -a), then plain loops of plugin_extract_fields on mock.bare.0
+ * over one prepared request and event, run as blocks on the paired
+ * coordinator's command (--serve-blocks NS: a block fills NS at the warm-up's
+ * pace; 0, -n calls). Without it, one loop of -n, printed as bench-minimal
+ * prints it. Shared with bench: the blocks protocol's records and pipes
+ * (timing/blockmsg.h), whole reads and writes (base/fdio.h) and, with -c,
+ * the placement (base/sysinfo.h). Its own: the request, the calling thread,
+ * the lead-in, the timed loop. It calls from a new pthread, as bench's
+ * caller does (-m: from the main thread); the mode in effect is verified on
+ * that thread by a mock.tid probe. */
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <plugin_api.h> /* from the plugin SDK's module directory */
+
+#include "base/fdio.h"
+#include "base/status.h"
+#include "base/sysinfo.h"
+#include "plugin/plugin_fields.h"
+#include "timing/blockmsg.h"
+
+ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc);
+void plugin_destroy(ss_plugin_t *s);
+ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
+				   const ss_plugin_field_extract_input *in);
+
+struct loop {
+	ss_plugin_t *s;
+	const ss_plugin_event_input *evt;
+	const ss_plugin_field_extract_input *in, *probe;
+	unsigned long long n, block_ns, calls, ns;	 /* calls and ns: over the timed loops */
+	int serve, failed, caller, ran_on, cpu, on_main; /* cpu: -c's, or -1 */
+};
+
+static unsigned long long clock_of(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000u + (unsigned long long)ts.tv_nsec;
+}
+
+/* A decimal count: 0, or -1 when s is not one. */
+static int count(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	*v = strtoull(s, &end, 10);
+	return *end == '\0' ? 0 : -1;
+}
+
+/* The timed loop: the call and its check, nothing else. */
+static int timed(struct loop *l, unsigned long long n)
+{
+	for (unsigned long long i = 0; i < n; i++)
+		if (plugin_extract_fields(l->s, l->evt, l->in) != SS_PLUGIN_SUCCESS)
+			return -1;
+	return 0;
+}
+
+/* Says ready, then one block a BLOCK_RUN: the lead-in (untimed calls for
+ * lead_in_ns, one at least), then n timed calls. */
+static int serve(struct loop *l, unsigned long long n, int async_in_effect)
+{
+	struct block_reply r = { .async_in_effect = async_in_effect, .calls = n };
+	struct block_cmd c;
+
+	if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0)
+		return -1;
+	for (;;) {
+		unsigned long long t0, t, c0;
+		if (fd_read_exact(BLOCKS_CMD_FD, &c, sizeof(c)) != 0 || c.op == BLOCK_END)
+			return 0; /* the parent is done (or gone) */
+		if (c.op != BLOCK_RUN)
+			return -1;
+		memset(&r, 0, sizeof(r));
+		t0 = t = clock_of(CLOCK_MONOTONIC);
+		for (; r.lead_calls == 0 || t - t0 < c.lead_in_ns; r.lead_calls++, t = clock_of(CLOCK_MONOTONIC)) {
+			r.status |= plugin_extract_fields(l->s, l->evt, l->in) != SS_PLUGIN_SUCCESS;
+			if (r.lead_calls == 0)
+				r.first_ns = clock_of(CLOCK_MONOTONIC) - t0;
+		}
+		r.lead_ns = t - t0;
+		c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);
+		t0 = clock_of(CLOCK_MONOTONIC);
+		r.status |= timed(l, n) != 0;
+		r.ns = clock_of(CLOCK_MONOTONIC) - t0;
+		r.cpu_ns = clock_of(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		r.calls = n;
+		l->ns += r.ns;
+		l->calls += n;
+		if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0 || r.status != 0)
+			return -1;
+	}
+}
+
+/* The caller: warm-up, the mode probe, then the timed loop or the blocks. */
+static void *caller(void *arg)
+{
+	struct loop *l = arg;
+	/* the warm-up: -n calls, up to 10000 (bench-minimal's) */
+	unsigned long long t0 = clock_of(CLOCK_MONOTONIC), per_block = l->n, warm = l->n < 10000 ? l->n : 10000;
+	double per_op;
+
+	l->caller = (int)gettid();
+	l->failed = (l->cpu >= 0 && !l->on_main && pin_to_cpu(l->cpu) != 0) || timed(l, warm) != 0 ||
+		    plugin_extract_fields(l->s, l->evt, l->probe) != SS_PLUGIN_SUCCESS ||
+		    l->probe->fields[0].res_len != 1;
+	/* -c: the paired run's placement, as bench's children have it: the
+	 * caller alone on its CPU, the async worker and the runtime elsewhere
+	 * (the main thread is pinned last: the others' CPUs are read from its) */
+	l->failed = l->failed || (l->cpu >= 0 && (pin_others_away(l->caller, l->cpu) < 0 || pin_to_cpu(l->cpu) != 0));
+	per_op = (double)(clock_of(CLOCK_MONOTONIC) - t0) / (double)(warm + 1);
+	l->ran_on = (int)l->probe->fields[0].res.u64[0];
+	if (l->serve && l->block_ns > 0) /* as many as fill a block, 1 to 1e9 */
+		per_block = (unsigned long long)fmin(fmax((double)l->block_ns / per_op, 1.0), 1e9);
+	if (!l->failed && l->serve) {
+		l->failed = serve(l, per_block, l->ran_on != l->caller) != 0;
+	} else if (!l->failed) {
+		t0 = clock_of(CLOCK_MONOTONIC);
+		l->failed = timed(l, l->n) != 0;
+		l->ns = clock_of(CLOCK_MONOTONIC) - t0;
+		l->calls = l->n;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longs[] = { { "serve-blocks", required_argument, NULL, 's' }, { 0 } };
+	unsigned char ev[64] = { 0 };
+	ss_plugin_event hdr = { .len = sizeof(hdr) + 16, .type = 322, .nparams = 2 };
+	uint32_t params[4] = { 4, 4, 999, 0 }; /* two lengths, the plugin id, a payload */
+	ss_plugin_extract_field bare = { .field_id = mock_work_field(WORK_BARE, 0),
+					 .field = "mock.bare.0",
+					 .ftype = 8 };
+	ss_plugin_extract_field tid = { .field_id = FIELD_TID, .field = "mock.tid", .ftype = 8 };
+	ss_plugin_field_extract_input in = { .num_fields = 1, .fields = &bare },
+				      probe = { .num_fields = 1, .fields = &tid };
+	ss_plugin_event_input evt = { .evt = (ss_plugin_event *)(void *)ev, .evtnum = 1, .evtsrc = "cgocost" };
+	ss_plugin_init_input init = { 0 };
+	ss_plugin_rc rc = SS_PLUGIN_FAILURE;
+	struct loop l = { .evt = &evt, .in = &in, .probe = &probe, .n = 100000, .cpu = -1 };
+	unsigned long long cpu;
+	int async = 0, c;
+	pthread_t t;
+
+	while ((c = getopt_long(argc, argv, "ac:mn:", longs, NULL)) != -1) {
+		if (c == 'a')
+			async = 1;
+		else if (c == 'm')
+			l.on_main = 1;
+		else if (c == 'c' && count(optarg, &cpu) == 0 && cpu < 4096)
+			l.cpu = (int)cpu;
+		else if ((c != 'n' && c != 's') || count(optarg, c == 'n' ? &l.n : &l.block_ns) != 0 || l.n == 0)
+			return fprintf(stderr,
+				       "usage: bench-textbook [-a] [-c cpu] [-m] [-n count >= 1] [--serve-blocks "
+				       "ns]\n"),
+			       EXIT_BAD_INPUT;
+		l.serve |= c == 's';
+	}
+	memcpy(ev, &hdr, sizeof(hdr));
+	memcpy(ev + sizeof(hdr), params, sizeof(params));
+	init.config = async ? "async" : "";
+	if ((l.s = plugin_init(&init, &rc)) == NULL || rc != SS_PLUGIN_SUCCESS)
+		return fprintf(stderr, "bench-textbook: plugin_init failed\n"), EXIT_RUN_FAILED;
+	if (l.on_main)
+		caller(&l);
+	else if (pthread_create(&t, NULL, caller, &l) != 0 || pthread_join(t, NULL) != 0)
+		return fprintf(stderr, "bench-textbook: cannot start the calling thread\n"), EXIT_RUN_FAILED;
+	if (l.failed || l.calls == 0)
+		return fprintf(stderr, "bench-textbook: an extraction or the blocks protocol failed\n"),
+		       EXIT_RUN_FAILED;
+	printf("plugin 1: %.2f ns/extraction (elapsed time %lluns, extractions %llu)\n", (double)l.ns / (double)l.calls,
+	       l.ns, l.calls);
+	printf("# mode: %s requested, %s in effect (verified: Extract ran on thread %d, the caller is %d, %s)\n",
+	       async ? "async" : "sync", l.ran_on == l.caller ? "sync" : "async", l.ran_on, l.caller,
+	       l.on_main ? "the main thread" : "a pthread");
+	plugin_destroy(l.s);
+	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUN_FAILED;
+}
