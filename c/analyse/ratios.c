@@ -69,8 +69,8 @@ int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const s
 		/* async in round trips: over the C handoff's bare cell */
 		for (int l = 0; l < 2; l++) {
 			snprintf(name, sizeof(name), "async/roundtrip lib=%s wall", libs[l]);
-			rc |= add(pr, name, find(cells, 0, nself, exes[l], 1), find(cells, 0, nself, "bench-host", 1),
-				  0);
+			rc |= add(pr, name, find(cells, 0, nself, exes[l], 1),
+				  find_work(cells, 0, nself, "bench-host", 1, WORK_BARE), 0);
 		}
 		/* the harness check: bench's bare loop over the textbook loop */
 		for (int m = 0; m < 2; m++) {

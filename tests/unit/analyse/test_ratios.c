@@ -105,12 +105,50 @@ static void test_bench_over_textbook(void **state)
 	free(pr.ratios);
 }
 
+/* --compare: async in round trips divides each library's async cell by
+ * the C plugin's async cell with bare work (the round trip), and by no
+ * other bench-host cell. */
+static void test_async_over_round_trip(void **state)
+{
+	const struct ratio_cell cells[] = {
+		{ "/b/bench", 0, -1, -1 },	  { "/b/bench", 1, -1, -1 },	  { "/b/bench-shared", 0, -1, -1 },
+		{ "/b/bench-shared", 1, -1, -1 }, { "/b/bench-host", 0, -1, -1 }, { "/b/bench-host", 1, -1, WORK_BARE },
+	};
+	struct options o;
+	struct paired_rec pr;
+	(void)state;
+
+	options_defaults(&o);
+	o.kind = RUN_COMPARE;
+	memset(&pr, 0, sizeof(pr));
+	assert_int_equal(ratios_define(cells, 6, 6, &o, &pr), 0);
+	assert_int_equal(pr.nratios, 8);
+	assert_string_equal(pr.ratios[6].name, "async/roundtrip lib=archive wall");
+	assert_int_equal(pr.ratios[6].num, 1);
+	assert_int_equal(pr.ratios[6].den, 5);
+	assert_string_equal(pr.ratios[7].name, "async/roundtrip lib=shared wall");
+	assert_int_equal(pr.ratios[7].num, 3);
+	assert_int_equal(pr.ratios[7].den, 5);
+	free(pr.ratios);
+	/* the C plugin's async of the run's own work is not the round trip */
+	const struct ratio_cell noop[] = {
+		{ "/b/bench", 1, -1, -1 },
+		{ "/b/bench-host", 1, -1, -1 },
+	};
+	memset(&pr, 0, sizeof(pr));
+	assert_int_equal(ratios_define(noop, 2, 2, &o, &pr), 0);
+	for (size_t k = 0; k < pr.nratios; k++)
+		assert_null(strstr(pr.ratios[k].name, "roundtrip"));
+	free(pr.ratios);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_batched_over_per_field),
 		cmocka_unit_test(test_no_pair_across_modes_or_kinds),
 		cmocka_unit_test(test_bench_over_textbook),
+		cmocka_unit_test(test_async_over_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
