@@ -112,7 +112,14 @@ static void *caller(void *arg)
 	double per_op;
 
 	l->caller = (int)gettid();
-	l->failed = (l->cpu >= 0 && !l->on_main && pin_to_cpu(l->cpu) != 0) || timed(l, warm) != 0 ||
+	l->failed = (l->cpu >= 0 && !l->on_main && pin_to_cpu(l->cpu) != 0) || timed(l, 1) != 0;
+	/* the threads the first call started (the async worker: a thread Go
+	 * starts from the pinned caller inherits its CPU) leave it before the
+	 * warm-up, whose every call would otherwise wait for a time slice */
+	if (!l->failed && l->cpu >= 0)
+		(void)pin_others_away(l->caller, l->cpu);
+	t0 = clock_of(CLOCK_MONOTONIC);
+	l->failed = l->failed || timed(l, warm) != 0 ||
 		    plugin_extract_fields(l->s, l->evt, l->probe) != SS_PLUGIN_SUCCESS ||
 		    l->probe->fields[0].res_len != 1;
 	/* -c: the paired run's placement, as bench's children have it: the

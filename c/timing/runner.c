@@ -255,6 +255,14 @@ static void *plugin_thread(void *arg)
 		j->pr->failed = 1;
 		dead = 1;
 	}
+	/* a paired child: the threads the first calls started (the async
+	 * worker among them: a thread Go starts from the pinned caller
+	 * inherits its CPU) leave the caller's CPU before the warm-up, which
+	 * otherwise hands every request to a worker waiting for the caller's
+	 * time slice (milliseconds a call under load); loop_blocks moves the
+	 * threads started later, and fails the run if it cannot */
+	if (!dead && j->sh->loop == loop_blocks && j->pr->pinned_cpu >= 0)
+		(void)pin_others_away(j->pr->caller_tid, j->pr->pinned_cpu);
 	step(j, PH_WARMUP);
 	per_op = warmup_step(j, &evt, &dead);
 	start_together(j->sh);
