@@ -89,6 +89,8 @@ const struct optdef options_table[] = {
 	 .help = NULL /* internal */},
 	{.name = "serve-blocks", .arg = "<ns>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(serve_blocks_ns), SETS(serve_blocks), .max = UINT64_C(1000000000),
 	 .help = NULL /* internal: a paired run's child, blocks on command */},
+	{.name = "count-floor", .arg = "<k>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(count_floor), .min = 1, .max = 2,
+	 .help = NULL /* internal: a counted floor's child, one floor loop -n times (1 the C call, 2 the raw C->Go call) */},
 	{.name = "scenario", .arg = "<s>", .group = GROUP_OBJECTS, .type = T_SCENARIO, .off = AT(lifecycle), .json = "scenario", .child = 1,
 	 .help = "extract (default) or lifecycle: per iteration a new\nplugin instance (alloc: init, one extraction, destroy)\nvs one from a pool (reuse); both are measured"},
 	{.name = "pool", .arg = "<N>", .group = GROUP_OBJECTS, .type = T_INSTANCES, .off = AT(pool), .json = "pool", .child = 1,

@@ -11,6 +11,7 @@
 #include "model/countparse.h"
 #include "orchestrate/child.h"
 #include "orchestrate/childargs.h"
+#include "orchestrate/plan.h"
 #include "stats/twolength.h"
 
 const char *const count_syscall_names[] = {
@@ -26,21 +27,29 @@ const char *const count_syscall_names[] = {
 
 _Static_assert(COUNT_NAMED + 1 <= COUNT_NAMES_MAX, "the named system calls and other fit the record");
 
+const char *count_async_reason(void)
+{
+	return "async: its worker spins while it waits for requests, and that spinning, which grows with time, "
+	       "not with extractions, would be counted";
+}
+
 const char *count_refusal(const struct options *o, char *buf, size_t len)
 {
 	if (o->count == 0)
 		return NULL;
 	int gate = o->method == METHOD_COUNTED;
+	/* every cell of the plan: an async one has no instructions, by design */
+	int whole = (o->kind == RUN_COMPARE || o->kind == RUN_ANATOMY) && o->base != BASE_BUILD;
 
 	if (o->base == BASE_BUILD && o->count != COUNT_INSTRUCTIONS)
 		snprintf(buf, len,
 			 "--against with --count: the counting gate judges instructions per extraction: give --count "
 			 "instructions (system calls are counted, not judged, in a single launch)");
-	else if (o->kind != RUN_SINGLE && !gate)
+	else if (o->kind != RUN_SINGLE && !whole && !gate)
 		snprintf(buf, len,
-			 "--count counts the cell of a single launch, or judges it against another build (--against "
-			 "EXE --count instructions): not a run of kind %s (--compare, --anatomy, baselines, "
-			 "--launches and the other comparisons come later)",
+			 "--count counts the cell of a single launch, every cell of --compare or --anatomy, or judges "
+			 "a cell against another build (--against EXE --count instructions): not a run of kind %s "
+			 "(baselines, --launches and the other comparisons come later)",
 			 run_kind_name(o->kind));
 	else if (options_latency(o))
 		snprintf(buf, len, "--count counts a closed loop of -n extractions: not --rate or --gap-us");
@@ -50,7 +59,7 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 		snprintf(buf, len, "--count counts the whole process: one --plugin at a time");
 	else if (!(o->count & COUNT_INSTRUCTIONS))
 		return NULL;
-	else if (o->async)
+	else if (o->async && !whole)
 		snprintf(buf, len,
 			 "--count instructions: an async cell's count would include its worker's spinning while it "
 			 "waits for requests, which grows with time, not with extractions (--count syscalls counts "
@@ -102,14 +111,16 @@ static int line_with(const char *text, const char *word, char *buf, size_t len)
 	return 0;
 }
 
-/* One counted run: the tool's arguments (pre, npre of them), then exe
- * with the cell's options at -n n, as a child launch. Its stderr into
- * *errors (malloc'd). EXIT_OK, or EXIT_RUN_FAILED with why. */
-static int counted_run(const char *const *pre, int npre, const char *exe, const struct options *o, uint64_t n,
-		       char **errors, char **output, char *why, size_t whylen)
+/* One counted run: the tool's arguments (pre, npre of them), then the
+ * launch of the variant v at -n n, its argument list as a plan's launch
+ * has it (child_args); with floor (1 + enum floor_kind), only that floor's
+ * loop (--count-floor). Its stderr into *errors (malloc'd). EXIT_OK, or
+ * EXIT_RUN_FAILED with why. */
+static int counted_run(const char *const *pre, int npre, const struct options *o, const struct variant *v, int floor,
+		       uint64_t n, char **errors, char **output, char *why, size_t whylen)
 {
 	struct options one = *o;
-	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), reason[512];
+	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), reason[512], floor_word[4];
 	struct child c;
 	int k = 0, m;
 	enum child_kind kind;
@@ -127,15 +138,20 @@ static int counted_run(const char *const *pre, int npre, const char *exe, const 
 	one.count = 0;
 	for (; k < npre; k++)
 		argv[k] = (char *)pre[k];
-	argv[k++] = (char *)exe;
-	if ((m = options_child_args(&one, argv + k, COUNT_ARGV_MAX - k - 2, store, COUNT_STORE)) < 0) {
+	/* room for the floor's two more */
+	if ((m = child_args(&one, v, argv + k, COUNT_ARGV_MAX - k - 2, store, COUNT_STORE)) < 0) {
 		snprintf(why, whylen, "the counted run's arguments do not fit");
 		free(store);
 		return EXIT_RUN_FAILED;
 	}
 	k += m;
-	argv[k++] = "--emit-launch";
-	argv[k] = NULL;
+	if (floor && !v->minimal) {
+		snprintf(floor_word, sizeof(floor_word), "%d", floor);
+		argv[k - 1] = "--count-floor"; /* in the place of --emit-launch, which follows */
+		argv[k++] = floor_word;
+		argv[k++] = "--emit-launch";
+		argv[k] = NULL;
+	}
 	child_init(&c, 0);
 	kind = child_run(&c, argv, reason, sizeof(reason));
 	if (kind != CHILD_OK) {
@@ -155,6 +171,20 @@ static int counted_run(const char *const *pre, int npre, const char *exe, const 
 	child_close(&c);
 	free(store);
 	return kind == CHILD_OK ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* The variant of a single launch's cell: exe with the options as they are
+ * (child_args adds --async-extra-ns to an async variant: a plan's; a
+ * single launch's options have it cleared in the copy counted). */
+static void single_variant(const char *exe, const struct options *o, struct variant *v, struct options *co)
+{
+	memset(v, 0, sizeof(*v));
+	snprintf(v->exe, sizeof(v->exe), "%s", exe);
+	v->async = o->async;
+	v->work = -1;
+	v->host_calls = -1;
+	*co = *o;
+	co->async_extra_ns = 0;
 }
 
 /* The figure of one count from its per-pair values. */
@@ -192,8 +222,8 @@ static void godebug_pop(char *saved)
 	free(saved);
 }
 
-int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
-			    char **output, char *err, size_t errlen)
+static int instructions_pair(const struct options *o, const struct variant *v, int floor, struct counts_rec *r,
+			     int long_first, char **output, char *err, size_t errlen)
 {
 	char tool[4096], *errors = NULL, why[1024], version[48] = "";
 	const char *pre[] = { tool, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null" };
@@ -217,8 +247,8 @@ int count_instructions_pair(const struct options *o, const char *exe, struct cou
 	for (int s = 0; status == EXIT_OK && s < 2; s++) {
 		int is_long = (s + long_first) % 2;
 		/* the first run's document is kept when asked (what was counted) */
-		status = counted_run(pre, 4, exe, o, is_long ? r->n_long : r->n_short, &errors, s == 0 ? output : NULL,
-				     why, sizeof(why));
+		status = counted_run(pre, 4, o, v, floor, is_long ? r->n_long : r->n_short, &errors,
+				     s == 0 ? output : NULL, why, sizeof(why));
 		if (status == EXIT_OK &&
 		    countparse_cachegrind(errors, &total[is_long], version, sizeof(version), why, sizeof(why)) != 0)
 			status = EXIT_RUN_FAILED;
@@ -243,19 +273,65 @@ int count_instructions_pair(const struct options *o, const char *exe, struct cou
 	return EXIT_OK;
 }
 
-int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
+			    char **output, char *err, size_t errlen)
 {
+	struct options co;
+	struct variant *v = malloc(sizeof(*v));
+	int status;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count instructions: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	single_variant(exe, o, v, &co);
+	status = instructions_pair(&co, v, 0, r, long_first, output, err, errlen);
+	free(v);
+	return status;
+}
+
+/* A minimal driver's or a floor's run has one caller whatever -p says;
+ * the C call's loop runs COUNT_C_CALL_SCALE times -n (within OPT_MAX_N). */
+static void one_caller(const struct variant *v, int floor, struct options *co)
+{
+	if (v->minimal || floor)
+		co->plugins = 1;
+	if (floor == 1 + FLOOR_C_CALL && co->n <= OPT_MAX_N / 2 / COUNT_C_CALL_SCALE)
+		co->n *= COUNT_C_CALL_SCALE;
+}
+
+int count_variant_instructions(const struct options *o, const struct variant *v, int floor, struct counts_rec *r,
+			       char *err, size_t errlen)
+{
+	struct options co = *o;
 	int status = EXIT_OK;
 
-	count_lengths(o, r);
+	one_caller(v, floor, &co);
+	count_lengths(&co, r);
 	r->has_instructions = 0;
 	r->instructions_s = 0;
 	memset(&r->instructions, 0, sizeof(r->instructions));
 	/* the pairs alternate which length runs first */
 	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++)
-		status = count_instructions_pair(o, exe, r, (int)(p % 2), NULL, err, errlen);
+		status = instructions_pair(&co, v, floor, r, (int)(p % 2), NULL, err, errlen);
 	if (status != EXIT_OK)
 		r->has_instructions = 0;
+	return status;
+}
+
+int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	struct options co;
+	struct variant *v = malloc(sizeof(*v));
+	int status;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count instructions: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	single_variant(exe, o, v, &co);
+	status = count_variant_instructions(&co, v, 0, r, err, errlen);
+	free(v);
 	return status;
 }
 
@@ -310,13 +386,17 @@ static void perf_pair(struct counts_rec *r, const uint64_t *s, const uint64_t *l
 	r->by_name[COUNT_NAMED].per_op.npairs = p + 1;
 }
 
-int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+int count_variant_syscalls(const struct options *o, const struct variant *cell, int floor, struct counts_rec *r,
+			   char *err, size_t errlen)
 {
 	char tool[4096], events[COUNT_EVENTS_LEN], *errors = NULL, why[1024];
 	const char *pre[] = { tool, "stat", "-x,", "-e", events, "--" };
 	uint64_t start = now_ns(), v[2][3 + COUNT_NAMED];
 	int status = EXIT_OK;
+	struct options co = *o;
 
+	one_caller(cell, floor, &co);
+	o = &co;
 	count_lengths(o, r);
 	r->has_syscalls = 0;
 	memset(&r->syscalls, 0, sizeof(r->syscalls));
@@ -334,8 +414,8 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
 		for (int s = 0; status == EXIT_OK && s < 2; s++) {
 			int is_long = (int)((p + (uint32_t)s) % 2);
-			status = counted_run(pre, 6, exe, o, is_long ? r->n_long : r->n_short, &errors, NULL, why,
-					     sizeof(why));
+			status = counted_run(pre, 6, o, cell, floor, is_long ? r->n_long : r->n_short, &errors, NULL,
+					     why, sizeof(why));
 			if (status == EXIT_OK && perf_totals(errors, v[is_long], why, sizeof(why)) != 0)
 				status = EXIT_RUN_FAILED;
 			free(errors);
@@ -361,4 +441,20 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	snprintf(r->syscalls_tool, sizeof(r->syscalls_tool), "perf stat");
 	r->has_syscalls = 1;
 	return EXIT_OK;
+}
+
+int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	struct options co;
+	struct variant *v = malloc(sizeof(*v));
+	int status;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count syscalls: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	single_variant(exe, o, v, &co);
+	status = count_variant_syscalls(&co, v, 0, r, err, errlen);
+	free(v);
+	return status;
 }
