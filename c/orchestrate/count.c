@@ -111,26 +111,22 @@ static int line_with(const char *text, const char *word, char *buf, size_t len)
 	return 0;
 }
 
-/* One counted run: the tool's arguments (pre, npre of them), then the
- * launch of the variant v at -n n, its argument list as a plan's launch
- * has it (child_args); with floor (1 + enum floor_kind), only that floor's
- * loop (--count-floor). Its stderr into *errors (malloc'd). EXIT_OK, or
- * EXIT_RUN_FAILED with why. */
-static int counted_run(const char *const *pre, int npre, const struct options *o, const struct variant *v, int floor,
-		       uint64_t n, char **errors, char **output, char *why, size_t whylen)
+/* The counted run of one length: the tool's arguments (pre, npre of
+ * them), then the launch of the variant v at -n n, its argument list as a
+ * plan's launch has it (child_args); with floor (1 + enum floor_kind),
+ * only that floor's loop (--count-floor). Started in c (interrupt slot
+ * slot): 0, or -1 with why (nothing left running). */
+static int counted_start(const char *const *pre, int npre, const struct options *o, const struct variant *v, int floor,
+			 uint64_t n, struct child *c, int slot, char *why, size_t whylen)
 {
 	struct options one = *o;
-	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), reason[512], floor_word[4];
-	struct child c;
-	int k = 0, m;
-	enum child_kind kind;
+	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), floor_word[4];
+	int k = 0, m, rc;
 
-	*errors = NULL;
-	if (output)
-		*output = NULL;
+	child_init(c, slot);
 	if (store == NULL) {
 		snprintf(why, whylen, "out of memory");
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	one.n = n;
 	one.n_set = 1;
@@ -142,7 +138,7 @@ static int counted_run(const char *const *pre, int npre, const struct options *o
 	if ((m = child_args(&one, v, argv + k, COUNT_ARGV_MAX - k - 2, store, COUNT_STORE)) < 0) {
 		snprintf(why, whylen, "the counted run's arguments do not fit");
 		free(store);
-		return EXIT_RUN_FAILED;
+		return -1;
 	}
 	k += m;
 	if (floor && !v->minimal) {
@@ -152,25 +148,83 @@ static int counted_run(const char *const *pre, int npre, const struct options *o
 		argv[k++] = "--emit-launch";
 		argv[k] = NULL;
 	}
-	child_init(&c, 0);
-	kind = child_run(&c, argv, reason, sizeof(reason));
+	rc = child_spawn(c, CHILD_PIPES, argv, why, whylen);
+	free(store);
+	return rc;
+}
+
+/* Waits for the run started in c to end: its stderr into *errors (and its
+ * stdout into *output when asked), malloc'd. EXIT_OK, or EXIT_RUN_FAILED
+ * with why. c is closed. */
+static int counted_end(struct child *c, const char *tool, uint64_t n, char **errors, char **output, char *why,
+		       size_t whylen)
+{
+	char reason[512], line[400];
+	enum child_kind kind = child_end(c, -1, reason, sizeof(reason));
+
 	if (kind != CHILD_OK) {
-		char line[400];
-		if (line_with(c.errors, "rror", line, sizeof(line)) == 0 && strncmp(line, "bench", 5) != 0)
+		if (line_with(c->errors, "rror", line, sizeof(line)) == 0 && strncmp(line, "bench", 5) != 0)
 			snprintf(reason, sizeof(reason), "%.400s", line);
-		snprintf(why, whylen, "%.200s %s at -n %llu: %.300s", pre[0], child_verb(kind), (unsigned long long)n,
+		snprintf(why, whylen, "%.200s %s at -n %llu: %.300s", tool, child_verb(kind), (unsigned long long)n,
 			 reason);
 	} else {
-		*errors = c.errors;
-		c.errors = NULL;
+		*errors = c->errors;
+		c->errors = NULL;
 		if (output) {
-			*output = c.output;
-			c.output = NULL;
+			*output = c->output;
+			c->output = NULL;
 		}
 	}
-	child_close(&c);
-	free(store);
+	child_close(c);
 	return kind == CHILD_OK ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* One pair of counted runs, -n r->n_short and -n r->n_long, run at once
+ * (each is one process under a tool that counts only its own work; two
+ * CPUs halve the wait). errors[is_long] get their stderr (malloc'd); with
+ * output, the document of the run started first (the longer when
+ * long_first). EXIT_OK, or EXIT_RUN_FAILED with why (errors freed). */
+static int counted_pair(const char *const *pre, int npre, const struct options *o, const struct variant *v, int floor,
+			const struct counts_rec *r, int long_first, char *errors[2], char **output, char *why,
+			size_t whylen)
+{
+	struct child c[2];
+	int started[2] = { 0, 0 }, status = EXIT_OK;
+	char other[1024] = "";
+
+	errors[0] = errors[1] = NULL;
+	if (output)
+		*output = NULL;
+	for (int s = 0; s < 2; s++) {
+		int is_long = (s + long_first) % 2;
+		if (counted_start(pre, npre, o, v, floor, is_long ? r->n_long : r->n_short, &c[s], s, why, whylen) !=
+		    0) {
+			snprintf(why + strlen(why), whylen - strlen(why), " (%s at -n %llu)", pre[0],
+				 (unsigned long long)(is_long ? r->n_long : r->n_short));
+			status = EXIT_RUN_FAILED;
+			break;
+		}
+		started[s] = 1;
+	}
+	for (int s = 0; s < 2; s++) {
+		int is_long = (s + long_first) % 2;
+		if (!started[s])
+			continue;
+		if (counted_end(&c[s], pre[0], is_long ? r->n_long : r->n_short, &errors[is_long],
+				s == 0 ? output : NULL, status == EXIT_OK ? why : other,
+				status == EXIT_OK ? whylen : sizeof(other)) != EXIT_OK)
+			status = EXIT_RUN_FAILED;
+	}
+	if (status != EXIT_OK) {
+		free(errors[0]);
+		free(errors[1]);
+		errors[0] = errors[1] = NULL;
+		if (output) {
+			free(*output);
+			*output = NULL;
+		}
+	}
+	return status;
 }
 
 /* The variant of a single launch's cell: exe with the options as they are
@@ -196,10 +250,13 @@ static void fig_close(struct count_fig *f)
 /* The lengths of the pairs and what the longer run does more. */
 void count_lengths(const struct options *o, struct counts_rec *r)
 {
+	const char *pairs = getenv(COUNT_PAIRS_ENV);
+	long want = pairs ? strtol(pairs, NULL, 10) : 0;
+
 	r->n_short = o->n;
 	r->n_long = 2 * o->n;
 	r->ops = (r->n_long - r->n_short) * o->plugins;
-	r->pairs = COUNT_PAIRS;
+	r->pairs = want >= 1 && want <= COUNT_PAIRS ? (uint32_t)want : COUNT_PAIRS;
 }
 
 /* GODEBUG with asyncpreemptoff=1 added for the children, and back. */
@@ -225,7 +282,7 @@ static void godebug_pop(char *saved)
 static int instructions_pair(const struct options *o, const struct variant *v, int floor, struct counts_rec *r,
 			     int long_first, char **output, char *err, size_t errlen)
 {
-	char tool[4096], *errors = NULL, why[1024], version[48] = "";
+	char tool[4096], *errors[2], why[1024] = "", version[48] = "";
 	const char *pre[] = { tool, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null" };
 	uint64_t start = now_ns(), total[2];
 	int status = EXIT_OK;
@@ -244,17 +301,14 @@ static int instructions_pair(const struct options *o, const struct variant *v, i
 		return EXIT_RUN_FAILED;
 	}
 	saved = godebug_push();
-	for (int s = 0; status == EXIT_OK && s < 2; s++) {
-		int is_long = (s + long_first) % 2;
-		/* the first run's document is kept when asked (what was counted) */
-		status = counted_run(pre, 4, o, v, floor, is_long ? r->n_long : r->n_short, &errors,
-				     s == 0 ? output : NULL, why, sizeof(why));
-		if (status == EXIT_OK &&
-		    countparse_cachegrind(errors, &total[is_long], version, sizeof(version), why, sizeof(why)) != 0)
+	/* the first run's document is kept when asked (what was counted) */
+	status = counted_pair(pre, 4, o, v, floor, r, long_first, errors, output, why, sizeof(why));
+	for (int is_long = 0; status == EXIT_OK && is_long < 2; is_long++)
+		if (countparse_cachegrind(errors[is_long], &total[is_long], version, sizeof(version), why,
+					  sizeof(why)) != 0)
 			status = EXIT_RUN_FAILED;
-		free(errors);
-		errors = NULL;
-	}
+	free(errors[0]); /* NULL when the pair failed */
+	free(errors[1]);
 	godebug_pop(saved);
 	r->instructions_s += (double)(now_ns() - start) / 1e9;
 	if (status != EXIT_OK) {
@@ -389,7 +443,7 @@ static void perf_pair(struct counts_rec *r, const uint64_t *s, const uint64_t *l
 int count_variant_syscalls(const struct options *o, const struct variant *cell, int floor, struct counts_rec *r,
 			   char *err, size_t errlen)
 {
-	char tool[4096], events[COUNT_EVENTS_LEN], *errors = NULL, why[1024];
+	char tool[4096], events[COUNT_EVENTS_LEN], *errors[2], why[1024] = "";
 	const char *pre[] = { tool, "stat", "-x,", "-e", events, "--" };
 	uint64_t start = now_ns(), v[2][3 + COUNT_NAMED];
 	int status = EXIT_OK;
@@ -412,15 +466,12 @@ int count_variant_syscalls(const struct options *o, const struct variant *cell, 
 	}
 	perf_events(events, sizeof(events));
 	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
-		for (int s = 0; status == EXIT_OK && s < 2; s++) {
-			int is_long = (int)((p + (uint32_t)s) % 2);
-			status = counted_run(pre, 6, o, cell, floor, is_long ? r->n_long : r->n_short, &errors, NULL,
-					     why, sizeof(why));
-			if (status == EXIT_OK && perf_totals(errors, v[is_long], why, sizeof(why)) != 0)
+		status = counted_pair(pre, 6, o, cell, floor, r, (int)(p % 2), errors, NULL, why, sizeof(why));
+		for (int is_long = 0; status == EXIT_OK && is_long < 2; is_long++)
+			if (perf_totals(errors[is_long], v[is_long], why, sizeof(why)) != 0)
 				status = EXIT_RUN_FAILED;
-			free(errors);
-			errors = NULL;
-		}
+		free(errors[0]); /* NULL when the pair failed */
+		free(errors[1]);
 		if (status == EXIT_OK)
 			perf_pair(r, v[0], v[1]);
 	}
