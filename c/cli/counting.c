@@ -99,9 +99,16 @@ static int run_count_plan(const struct options *o, struct doc *d)
 		fprintf(stderr, "%s: --count: out of memory: nothing was counted\n", prog);
 		return EXIT_RUN_FAILED;
 	}
-	if (plan_build(p, o, err, sizeof(err)) != 0 || p->nself != (int)d->ncells) {
-		fprintf(stderr, "%s: --count: %s: nothing was counted\n", prog,
-			p->nv ? "the run's cells are not its plan's" : err);
+	if (plan_build(p, o, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: --count: %s: nothing was counted\n", prog, err);
+		plan_free(p);
+		free(p);
+		return EXIT_RUN_FAILED;
+	}
+	if (p->nself != (int)d->ncells) {
+		fprintf(stderr, "%s: --count: the run measured %zu cells, its plan has %d: nothing was counted\n", prog,
+			d->ncells, p->nself);
+		plan_free(p);
 		free(p);
 		return EXIT_RUN_FAILED;
 	}
