@@ -59,6 +59,7 @@ static int count_one(struct plan_count *pc, const struct variant *v, int floor, 
 	int status = EXIT_OK;
 
 	memset(r, 0, sizeof(*r));
+	count_lengths(pc->o, r); /* a cell's whose one count is left out too */
 	snprintf(doing, sizeof(doing), "the counts of %s, after the measurement", what);
 	interrupt_doing(doing);
 	if (pc->o->count & COUNT_INSTRUCTIONS) {

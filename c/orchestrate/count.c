@@ -111,6 +111,21 @@ static int line_with(const char *text, const char *word, char *buf, size_t len)
 	return 0;
 }
 
+/* The last line of text that starts with "bench: " and is no warning,
+ * into buf; 0, or -1 when none does. */
+static int last_bench_line(const char *text, char *buf, size_t len)
+{
+	const char *found = NULL;
+
+	for (const char *l = text; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if (strncmp(l, "bench: ", 7) == 0 && strncmp(l, "bench: warning", 14) != 0)
+			found = l;
+	if (found == NULL)
+		return -1;
+	snprintf(buf, len, "%.*s", (int)strcspn(found, "\n"), found);
+	return 0;
+}
+
 /* The counted run of one length: the tool's arguments (pre, npre of
  * them), then the launch of the variant v at -n n, its argument list as a
  * plan's launch has it (child_args); with floor (1 + enum floor_kind),
@@ -156,14 +171,19 @@ static int counted_start(const char *const *pre, int npre, const struct options 
 /* Waits for the run started in c to end: its stderr into *errors (and its
  * stdout into *output when asked), malloc'd. EXIT_OK, or EXIT_RUN_FAILED
  * with why. c is closed. */
-static int counted_end(struct child *c, const char *tool, uint64_t n, char **errors, char **output, char *why,
-		       size_t whylen)
+static int counted_end(struct child *c, const char *tool, uint64_t n, char **errors, char **output,
+		       enum child_kind *ended, char *why, size_t whylen)
 {
 	char reason[512], line[400];
 	enum child_kind kind = child_end(c, -1, reason, sizeof(reason));
 
+	*ended = kind;
 	if (kind != CHILD_OK) {
+		/* the tool's own lines come after the child's: the child's
+		 * message (a stalled caller's) is the last "bench: " line */
 		if (line_with(c->errors, "rror", line, sizeof(line)) == 0 && strncmp(line, "bench", 5) != 0)
+			snprintf(reason, sizeof(reason), "%.400s", line);
+		else if (last_bench_line(c->errors, line, sizeof(line)) == 0)
 			snprintf(reason, sizeof(reason), "%.400s", line);
 		snprintf(why, whylen, "%.200s %s at -n %llu: %.300s", tool, child_verb(kind), (unsigned long long)n,
 			 reason);
@@ -183,16 +203,19 @@ static int counted_end(struct child *c, const char *tool, uint64_t n, char **err
  * (each is one process under a tool that counts only its own work; two
  * CPUs halve the wait). errors[is_long] get their stderr (malloc'd); with
  * output, the document of the run started first (the longer when
- * long_first). EXIT_OK, or EXIT_RUN_FAILED with why (errors freed). */
-static int counted_pair(const char *const *pre, int npre, const struct options *o, const struct variant *v, int floor,
-			const struct counts_rec *r, int long_first, char *errors[2], char **output, char *why,
-			size_t whylen)
+ * long_first). EXIT_OK, or EXIT_RUN_FAILED with why (errors freed); *stalled
+ * when a run's caller stalled (its watchdog ended it: it counted nothing). */
+static int counted_pair_once(const char *const *pre, int npre, const struct options *o, const struct variant *v,
+			     int floor, const struct counts_rec *r, int long_first, char *errors[2], char **output,
+			     int *stalled, char *why, size_t whylen)
 {
 	struct child c[2];
 	int started[2] = { 0, 0 }, status = EXIT_OK;
 	char other[1024] = "";
+	enum child_kind kind;
 
 	errors[0] = errors[1] = NULL;
+	*stalled = 0;
 	if (output)
 		*output = NULL;
 	for (int s = 0; s < 2; s++) {
@@ -211,9 +234,11 @@ static int counted_pair(const char *const *pre, int npre, const struct options *
 		if (!started[s])
 			continue;
 		if (counted_end(&c[s], pre[0], is_long ? r->n_long : r->n_short, &errors[is_long],
-				s == 0 ? output : NULL, status == EXIT_OK ? why : other,
-				status == EXIT_OK ? whylen : sizeof(other)) != EXIT_OK)
+				s == 0 ? output : NULL, &kind, status == EXIT_OK ? why : other,
+				status == EXIT_OK ? whylen : sizeof(other)) != EXIT_OK) {
 			status = EXIT_RUN_FAILED;
+			*stalled |= kind == CHILD_STALLED;
+		}
 	}
 	if (status != EXIT_OK) {
 		free(errors[0]);
@@ -223,6 +248,24 @@ static int counted_pair(const char *const *pre, int npre, const struct options *
 			free(*output);
 			*output = NULL;
 		}
+	}
+	return status;
+}
+
+/* counted_pair_once, run again (at most twice, said on stderr) when a
+ * caller stalled, as a plan's launch is: on a loaded machine an async
+ * worker can go unscheduled past --stall-timeout, more so under a tool. */
+static int counted_pair(const char *const *pre, int npre, const struct options *o, const struct variant *v, int floor,
+			const struct counts_rec *r, int long_first, char *errors[2], char **output, char *why,
+			size_t whylen)
+{
+	int stalled, status = counted_pair_once(pre, npre, o, v, floor, r, long_first, errors, output, &stalled, why,
+						whylen);
+
+	for (int retry = 0; status != EXIT_OK && stalled && retry < 2; retry++) {
+		fprintf(stderr, "bench: warning: a counted run stalled (%s); running that pair again\n", why);
+		status =
+			counted_pair_once(pre, npre, o, v, floor, r, long_first, errors, output, &stalled, why, whylen);
 	}
 	return status;
 }
