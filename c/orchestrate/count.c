@@ -199,9 +199,38 @@ static int counted_end(struct child *c, const char *tool, uint64_t n, char **err
 	return kind == CHILD_OK ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
+/* Ends the started runs of a pair (only run s when s >= 0), each once:
+ * its stderr into errors[is_long], the first's stdout into *output when
+ * asked; *stalled when one's caller stalled. EXIT_OK, or EXIT_RUN_FAILED
+ * with why (the first failure's). */
+static int end_started(struct child *c, int *started, int only, const char *tool, const struct counts_rec *r,
+		       int long_first, char *errors[2], char **output, int *stalled, char *why, size_t whylen)
+{
+	char other[1024];
+	enum child_kind kind;
+	int status = EXIT_OK;
+
+	for (int s = 0; s < 2; s++) {
+		int is_long = (s + long_first) % 2;
+		if (!started[s] || (only >= 0 && s != only))
+			continue;
+		started[s] = 0;
+		if (counted_end(&c[s], tool, is_long ? r->n_long : r->n_short, &errors[is_long], s == 0 ? output : NULL,
+				&kind, status == EXIT_OK ? why : other,
+				status == EXIT_OK ? whylen : sizeof(other)) != EXIT_OK) {
+			status = EXIT_RUN_FAILED;
+			*stalled |= kind == CHILD_STALLED;
+		}
+	}
+	return status;
+}
+
 /* One pair of counted runs, -n r->n_short and -n r->n_long, run at once
- * (each is one process under a tool that counts only its own work; two
- * CPUs halve the wait). errors[is_long] get their stderr (malloc'd); with
+ * when the cell is one thread that waits for no other (each is one
+ * process under a tool that counts only its own work; two CPUs halve the
+ * wait), one after the other when it is not (an async cell's caller and
+ * worker, -p > 1: four such threads on two CPUs would wait for a CPU at
+ * every handoff, a run 30 times as long). errors[is_long] get their stderr (malloc'd); with
  * output, the document of the run started first (the longer when
  * long_first). EXIT_OK, or EXIT_RUN_FAILED with why (errors freed); *stalled
  * when a run's caller stalled (its watchdog ended it: it counted nothing). */
@@ -211,14 +240,15 @@ static int counted_pair_once(const char *const *pre, int npre, const struct opti
 {
 	struct child c[2];
 	int started[2] = { 0, 0 }, status = EXIT_OK;
-	char other[1024] = "";
-	enum child_kind kind;
+	/* one thread that never waits for another: two such processes share
+	 * two CPUs without a handoff between them waiting for a CPU */
+	int together = !v->async && (v->minimal || floor || o->plugins == 1) && !o->busy && !o->idle;
 
 	errors[0] = errors[1] = NULL;
 	*stalled = 0;
 	if (output)
 		*output = NULL;
-	for (int s = 0; s < 2; s++) {
+	for (int s = 0; s < 2 && status == EXIT_OK; s++) {
 		int is_long = (s + long_first) % 2;
 		if (counted_start(pre, npre, o, v, floor, is_long ? r->n_long : r->n_short, &c[s], s, why, whylen) !=
 		    0) {
@@ -228,17 +258,13 @@ static int counted_pair_once(const char *const *pre, int npre, const struct opti
 			break;
 		}
 		started[s] = 1;
+		if (!together || s == 1)
+			status = end_started(c, started, s == 0 && !together ? 0 : -1, pre[0], r, long_first, errors,
+					     output, stalled, why, whylen);
 	}
-	for (int s = 0; s < 2; s++) {
-		int is_long = (s + long_first) % 2;
-		if (!started[s])
-			continue;
-		if (counted_end(&c[s], pre[0], is_long ? r->n_long : r->n_short, &errors[is_long],
-				s == 0 ? output : NULL, &kind, status == EXIT_OK ? why : other,
-				status == EXIT_OK ? whylen : sizeof(other)) != EXIT_OK) {
-			status = EXIT_RUN_FAILED;
-			*stalled |= kind == CHILD_STALLED;
-		}
+	if (together && started[0] && !started[1]) { /* the second did not start: why says so */
+		char ignored[1024];
+		end_started(c, started, -1, pre[0], r, long_first, errors, output, stalled, ignored, sizeof(ignored));
 	}
 	if (status != EXIT_OK) {
 		free(errors[0]);
