@@ -382,3 +382,17 @@ func TestCountCompareSyscalls(t *testing.T) {
 		t.Errorf("processes left behind: %v", left)
 	}
 }
+
+// A whole plan without perf: one line naming it (not one a cell), exit 3,
+// every cell's system calls "not counted" in the table, never a zero.
+func TestCountPlanToolMissing(t *testing.T) {
+	r := run(t, filepath.Join(buildDir(t), "bench"), []string{"PATH=" + t.TempDir()}, "--compare", "--count", "syscalls",
+		"-n", "2000", "--time", "1")
+	if r.code != 3 || strings.Count(r.stderr, "perf is not in PATH") != 1 {
+		t.Errorf("exit %d, want 3 with one line naming perf; stderr:\n%s", r.code, r.stderr)
+	}
+	if !regexp.MustCompile(`\nsync   archive +not counted\n`).MatchString(r.stdout) ||
+		regexp.MustCompile(`\n(sync|async) .*\s0\.0000 \[`).MatchString(r.stdout) {
+		t.Errorf("want every cell's system calls 'not counted', never a zero:\n%s", r.stdout)
+	}
+}
