@@ -466,6 +466,8 @@ static void doc_fields(struct obj *o, void *rec)
 		f_sub(o, "repeat_load", repeat_fields, &d->repeat, NULL);
 	if (f_opt(o, "paired", &d->has_paired))
 		f_sub(o, "paired", paired_fields, &d->paired, NULL);
+	if (f_opt(o, "floor_counts", &d->has_floor_counts))
+		f_sub(o, "floor_counts", codec_floor_counts_fields, d->floor_counts, NULL);
 }
 
 json_t *doc_to_json(const struct doc *d)

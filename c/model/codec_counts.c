@@ -71,7 +71,19 @@ static void counts_fields(struct obj *o, void *rec)
 	f_u64(o, "extractions", &r->ops);
 	f_u32(o, "pairs", &r->pairs);
 	f_sub(o, "instructions", count_instructions_fields, r, &r->has_instructions);
+	int skipped = r->instructions_not_counted[0] != '\0';
+	if (f_opt(o, "instructions_not_counted", &skipped))
+		f_str(o, "instructions_not_counted", r->instructions_not_counted);
 	f_sub(o, "syscalls", count_syscalls_fields, r, &r->has_syscalls);
 }
 
 const visit_fn codec_counts_fields = counts_fields;
+
+static void floor_counts_fields(struct obj *o, void *rec)
+{
+	struct counts_rec *floors = rec;
+	for (int k = 0; k < FLOOR_COUNTED; k++)
+		f_sub(o, floor_kind_key((enum floor_kind)k), counts_fields, &floors[k], NULL);
+}
+
+const visit_fn codec_floor_counts_fields = floor_counts_fields;

@@ -7,5 +7,8 @@
 #include "model/model.h"
 
 extern const visit_fn codec_counts_fields; /* struct counts_rec */
+/* the document's floor_counts: struct counts_rec[FLOOR_COUNTED], by the
+ * floors' keys (c_call, go_raw) */
+extern const visit_fn codec_floor_counts_fields;
 
 #endif

@@ -69,6 +69,11 @@ enum floor_kind {
 	FLOOR_KINDS
 };
 
+/* The floors counted by --anatomy --count: the first two kinds, the C
+ * call and the raw C->Go call (loops of calls; the others are handoffs). */
+#define FLOOR_COUNTED 2
+_Static_assert(FLOOR_C_CALL == 0 && FLOOR_GO_RAW == 1, "the counted floors are the first kinds");
+
 /* The JSON key of a floor kind ("c_call", ..., "ref_result"). */
 const char *floor_kind_key(enum floor_kind k);
 /* The floor's name in messages ("the reference handoff +event"). */
@@ -272,7 +277,11 @@ struct counts_rec {
 	int has_instructions;	  /* 0: not asked, or could not be taken (null in JSON) */
 	struct count_fig instructions;
 	char instructions_tool[64]; /* "valgrind-3.19.0 cachegrind" */
-	double instructions_s;	    /* wall time of its child runs */
+	/* why a cell of a counted --compare or --anatomy run had its
+	 * instructions left out, by design (an async cell: its worker's
+	 * spinning); "": not left out */
+	char instructions_not_counted[MODEL_TEXT_MAX];
+	double instructions_s; /* wall time of its child runs */
 	int has_syscalls;
 	struct count_fig syscalls, context_switches, page_faults;
 	struct count_syscall by_name[COUNT_NAMES_MAX];
@@ -515,6 +524,11 @@ struct doc {
 	size_t ncommand;
 	struct decision_rec *decisions;
 	size_t ndecisions;
+	/* --anatomy --count: the floors that can be counted, each a loop of
+	 * calls counted like a cell ([FLOOR_C_CALL], [FLOOR_GO_RAW]); absent
+	 * from documents before them */
+	int has_floor_counts;
+	struct counts_rec floor_counts[FLOOR_COUNTED];
 };
 
 /* Records argv[0..argc) as the document's command (copies); 0, or -1 when

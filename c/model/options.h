@@ -145,6 +145,8 @@ struct options {
 	int lead_in_set, block_set;
 	uint64_t serve_blocks_ns; /* internal: a paired run's child; blocks of this length (0: -n calls) */
 	int serve_blocks;
+	uint32_t count_floor; /* internal: a counted floor's child (orchestrate/count.h): 1 + enum floor_kind
+			       * of the one floor loop it runs -n times, nothing measured; 0: off */
 	/* the command line as given (options_parse), for the report's
 	 * command; never recorded as an option, never passed to a child */
 	int argc;
@@ -206,7 +208,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 57
+#define OPT_COUNT 58
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

@@ -4,13 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/status.h"
 #include "model/countparse.h"
-#include "orchestrate/child.h"
-#include "orchestrate/childargs.h"
+#include "orchestrate/countrun.h"
+#include "orchestrate/plan.h"
 #include "stats/twolength.h"
 
 const char *const count_syscall_names[] = {
@@ -19,28 +18,34 @@ const char *const count_syscall_names[] = {
 	"tgkill",	  "getpid",	     "rt_sigreturn", "gettid",	    NULL
 };
 
-#define COUNT_ARGV_MAX	 160
-#define COUNT_STORE	 65536
 #define COUNT_NAMED	 (sizeof(count_syscall_names) / sizeof(count_syscall_names[0]) - 1)
 #define COUNT_EVENTS_LEN 2048
 
 _Static_assert(COUNT_NAMED + 1 <= COUNT_NAMES_MAX, "the named system calls and other fit the record");
+
+const char *count_async_reason(void)
+{
+	return "async: its worker spins while it waits for requests, and that spinning, which grows with time, "
+	       "not with extractions, would be counted";
+}
 
 const char *count_refusal(const struct options *o, char *buf, size_t len)
 {
 	if (o->count == 0)
 		return NULL;
 	int gate = o->method == METHOD_COUNTED;
+	/* every cell of the plan: an async one has no instructions, by design */
+	int whole = (o->kind == RUN_COMPARE || o->kind == RUN_ANATOMY) && o->base != BASE_BUILD;
 
 	if (o->base == BASE_BUILD && o->count != COUNT_INSTRUCTIONS)
 		snprintf(buf, len,
 			 "--against with --count: the counting gate judges instructions per extraction: give --count "
 			 "instructions (system calls are counted, not judged, in a single launch)");
-	else if (o->kind != RUN_SINGLE && !gate)
+	else if (o->kind != RUN_SINGLE && !whole && !gate)
 		snprintf(buf, len,
-			 "--count counts the cell of a single launch, or judges it against another build (--against "
-			 "EXE --count instructions): not a run of kind %s (--compare, --anatomy, baselines, "
-			 "--launches and the other comparisons come later)",
+			 "--count counts the cell of a single launch, every cell of --compare or --anatomy, or judges "
+			 "a cell against another build (--against EXE --count instructions): not a run of kind %s "
+			 "(baselines, --launches and the other comparisons come later)",
 			 run_kind_name(o->kind));
 	else if (options_latency(o))
 		snprintf(buf, len, "--count counts a closed loop of -n extractions: not --rate or --gap-us");
@@ -50,7 +55,7 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 		snprintf(buf, len, "--count counts the whole process: one --plugin at a time");
 	else if (!(o->count & COUNT_INSTRUCTIONS))
 		return NULL;
-	else if (o->async)
+	else if (o->async && !whole)
 		snprintf(buf, len,
 			 "--count instructions: an async cell's count would include its worker's spinning while it "
 			 "waits for requests, which grows with time, not with extractions (--count syscalls counts "
@@ -73,88 +78,18 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 	return buf;
 }
 
-/* name's path in PATH; 0, or -1 when no executable file of that name is
- * on it. */
-static int find_tool(const char *name, char *path, size_t len)
+/* The variant of a single launch's cell: exe with the options as they are
+ * (child_args adds --async-extra-ns to an async variant: a plan's; a
+ * single launch's options have it cleared in the copy counted). */
+static void single_variant(const char *exe, const struct options *o, struct variant *v, struct options *co)
 {
-	const char *p = getenv("PATH");
-
-	while (p && *p) {
-		size_t n = strcspn(p, ":");
-		if (n > 0 && (size_t)snprintf(path, len, "%.*s/%s", (int)n, p, name) < len && access(path, X_OK) == 0)
-			return 0;
-		p += n + (p[n] == ':');
-	}
-	return -1;
-}
-
-/* The first line of text holding word (perf's "Error:", "event syntax
- * error"), into buf; 0, or -1 when none does. */
-static int line_with(const char *text, const char *word, char *buf, size_t len)
-{
-	const char *at = text ? strstr(text, word) : NULL, *start;
-
-	if (at == NULL)
-		return -1;
-	for (start = at; start > text && start[-1] != '\n'; start--)
-		;
-	snprintf(buf, len, "%.*s", (int)strcspn(start, "\n"), start);
-	return 0;
-}
-
-/* One counted run: the tool's arguments (pre, npre of them), then exe
- * with the cell's options at -n n, as a child launch. Its stderr into
- * *errors (malloc'd). EXIT_OK, or EXIT_RUN_FAILED with why. */
-static int counted_run(const char *const *pre, int npre, const char *exe, const struct options *o, uint64_t n,
-		       char **errors, char **output, char *why, size_t whylen)
-{
-	struct options one = *o;
-	char *argv[COUNT_ARGV_MAX], *store = malloc(COUNT_STORE), reason[512];
-	struct child c;
-	int k = 0, m;
-	enum child_kind kind;
-
-	*errors = NULL;
-	if (output)
-		*output = NULL;
-	if (store == NULL) {
-		snprintf(why, whylen, "out of memory");
-		return EXIT_RUN_FAILED;
-	}
-	one.n = n;
-	one.n_set = 1;
-	one.floors = 0;
-	one.count = 0;
-	for (; k < npre; k++)
-		argv[k] = (char *)pre[k];
-	argv[k++] = (char *)exe;
-	if ((m = options_child_args(&one, argv + k, COUNT_ARGV_MAX - k - 2, store, COUNT_STORE)) < 0) {
-		snprintf(why, whylen, "the counted run's arguments do not fit");
-		free(store);
-		return EXIT_RUN_FAILED;
-	}
-	k += m;
-	argv[k++] = "--emit-launch";
-	argv[k] = NULL;
-	child_init(&c, 0);
-	kind = child_run(&c, argv, reason, sizeof(reason));
-	if (kind != CHILD_OK) {
-		char line[400];
-		if (line_with(c.errors, "rror", line, sizeof(line)) == 0 && strncmp(line, "bench", 5) != 0)
-			snprintf(reason, sizeof(reason), "%.400s", line);
-		snprintf(why, whylen, "%.200s %s at -n %llu: %.300s", pre[0], child_verb(kind), (unsigned long long)n,
-			 reason);
-	} else {
-		*errors = c.errors;
-		c.errors = NULL;
-		if (output) {
-			*output = c.output;
-			c.output = NULL;
-		}
-	}
-	child_close(&c);
-	free(store);
-	return kind == CHILD_OK ? EXIT_OK : EXIT_RUN_FAILED;
+	memset(v, 0, sizeof(*v));
+	snprintf(v->exe, sizeof(v->exe), "%s", exe);
+	v->async = o->async;
+	v->work = -1;
+	v->host_calls = -1;
+	*co = *o;
+	co->async_extra_ns = 0;
 }
 
 /* The figure of one count from its per-pair values. */
@@ -166,10 +101,13 @@ static void fig_close(struct count_fig *f)
 /* The lengths of the pairs and what the longer run does more. */
 void count_lengths(const struct options *o, struct counts_rec *r)
 {
+	const char *pairs = getenv(COUNT_PAIRS_ENV);
+	long want = pairs ? strtol(pairs, NULL, 10) : 0;
+
 	r->n_short = o->n;
 	r->n_long = 2 * o->n;
 	r->ops = (r->n_long - r->n_short) * o->plugins;
-	r->pairs = COUNT_PAIRS;
+	r->pairs = want >= 1 && want <= COUNT_PAIRS ? (uint32_t)want : COUNT_PAIRS;
 }
 
 /* GODEBUG with asyncpreemptoff=1 added for the children, and back. */
@@ -192,10 +130,10 @@ static void godebug_pop(char *saved)
 	free(saved);
 }
 
-int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
-			    char **output, char *err, size_t errlen)
+static int instructions_pair(const struct options *o, const struct variant *v, int floor, struct counts_rec *r,
+			     int long_first, char **output, char *err, size_t errlen)
 {
-	char tool[4096], *errors = NULL, why[1024], version[48] = "";
+	char tool[4096], *errors[2], why[1024] = "", version[48] = "";
 	const char *pre[] = { tool, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null" };
 	uint64_t start = now_ns(), total[2];
 	int status = EXIT_OK;
@@ -207,24 +145,21 @@ int count_instructions_pair(const struct options *o, const char *exe, struct cou
 		snprintf(err, errlen, "--count instructions: more than %d pairs asked", COUNT_PAIRS_MAX);
 		return EXIT_RUN_FAILED;
 	}
-	if (find_tool("valgrind", tool, sizeof(tool)) != 0) {
+	if (count_find_tool("valgrind", tool, sizeof(tool)) != 0) {
 		snprintf(err, errlen,
 			 "--count instructions: valgrind is not in PATH: instructions were not counted (make setup "
 			 "installs it)");
 		return EXIT_RUN_FAILED;
 	}
 	saved = godebug_push();
-	for (int s = 0; status == EXIT_OK && s < 2; s++) {
-		int is_long = (s + long_first) % 2;
-		/* the first run's document is kept when asked (what was counted) */
-		status = counted_run(pre, 4, exe, o, is_long ? r->n_long : r->n_short, &errors, s == 0 ? output : NULL,
-				     why, sizeof(why));
-		if (status == EXIT_OK &&
-		    countparse_cachegrind(errors, &total[is_long], version, sizeof(version), why, sizeof(why)) != 0)
+	/* the first run's document is kept when asked (what was counted) */
+	status = count_pair(pre, 4, o, v, floor, r, long_first, errors, output, why, sizeof(why));
+	for (int is_long = 0; status == EXIT_OK && is_long < 2; is_long++)
+		if (countparse_cachegrind(errors[is_long], &total[is_long], version, sizeof(version), why,
+					  sizeof(why)) != 0)
 			status = EXIT_RUN_FAILED;
-		free(errors);
-		errors = NULL;
-	}
+	free(errors[0]); /* NULL when the pair failed */
+	free(errors[1]);
 	godebug_pop(saved);
 	r->instructions_s += (double)(now_ns() - start) / 1e9;
 	if (status != EXIT_OK) {
@@ -243,19 +178,65 @@ int count_instructions_pair(const struct options *o, const char *exe, struct cou
 	return EXIT_OK;
 }
 
-int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+int count_instructions_pair(const struct options *o, const char *exe, struct counts_rec *r, int long_first,
+			    char **output, char *err, size_t errlen)
 {
+	struct options co;
+	struct variant *v = malloc(sizeof(*v));
+	int status;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count instructions: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	single_variant(exe, o, v, &co);
+	status = instructions_pair(&co, v, 0, r, long_first, output, err, errlen);
+	free(v);
+	return status;
+}
+
+/* A minimal driver's or a floor's run has one caller whatever -p says;
+ * the C call's loop runs COUNT_C_CALL_SCALE times -n (within OPT_MAX_N). */
+static void one_caller(const struct variant *v, int floor, struct options *co)
+{
+	if (v->minimal || floor)
+		co->plugins = 1;
+	if (floor == 1 + FLOOR_C_CALL && co->n <= OPT_MAX_N / 2 / COUNT_C_CALL_SCALE)
+		co->n *= COUNT_C_CALL_SCALE;
+}
+
+int count_variant_instructions(const struct options *o, const struct variant *v, int floor, struct counts_rec *r,
+			       char *err, size_t errlen)
+{
+	struct options co = *o;
 	int status = EXIT_OK;
 
-	count_lengths(o, r);
+	one_caller(v, floor, &co);
+	count_lengths(&co, r);
 	r->has_instructions = 0;
 	r->instructions_s = 0;
 	memset(&r->instructions, 0, sizeof(r->instructions));
 	/* the pairs alternate which length runs first */
 	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++)
-		status = count_instructions_pair(o, exe, r, (int)(p % 2), NULL, err, errlen);
+		status = instructions_pair(&co, v, floor, r, (int)(p % 2), NULL, err, errlen);
 	if (status != EXIT_OK)
 		r->has_instructions = 0;
+	return status;
+}
+
+int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	struct options co;
+	struct variant *v = malloc(sizeof(*v));
+	int status;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count instructions: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	single_variant(exe, o, v, &co);
+	status = count_variant_instructions(&co, v, 0, r, err, errlen);
+	free(v);
 	return status;
 }
 
@@ -310,13 +291,17 @@ static void perf_pair(struct counts_rec *r, const uint64_t *s, const uint64_t *l
 	r->by_name[COUNT_NAMED].per_op.npairs = p + 1;
 }
 
-int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+int count_variant_syscalls(const struct options *o, const struct variant *cell, int floor, struct counts_rec *r,
+			   char *err, size_t errlen)
 {
-	char tool[4096], events[COUNT_EVENTS_LEN], *errors = NULL, why[1024];
+	char tool[4096], events[COUNT_EVENTS_LEN], *errors[2], why[1024] = "";
 	const char *pre[] = { tool, "stat", "-x,", "-e", events, "--" };
 	uint64_t start = now_ns(), v[2][3 + COUNT_NAMED];
 	int status = EXIT_OK;
+	struct options co = *o;
 
+	one_caller(cell, floor, &co);
+	o = &co;
 	count_lengths(o, r);
 	r->has_syscalls = 0;
 	memset(&r->syscalls, 0, sizeof(r->syscalls));
@@ -324,7 +309,7 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	memset(&r->page_faults, 0, sizeof(r->page_faults));
 	memset(r->by_name, 0, sizeof(r->by_name));
 	r->nnames = 0;
-	if (find_tool("perf", tool, sizeof(tool)) != 0) {
+	if (count_find_tool("perf", tool, sizeof(tool)) != 0) {
 		snprintf(err, errlen,
 			 "--count syscalls: perf is not in PATH: system calls were not counted (make setup installs "
 			 "it)");
@@ -332,15 +317,12 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	}
 	perf_events(events, sizeof(events));
 	for (uint32_t p = 0; status == EXIT_OK && p < r->pairs; p++) {
-		for (int s = 0; status == EXIT_OK && s < 2; s++) {
-			int is_long = (int)((p + (uint32_t)s) % 2);
-			status = counted_run(pre, 6, exe, o, is_long ? r->n_long : r->n_short, &errors, NULL, why,
-					     sizeof(why));
-			if (status == EXIT_OK && perf_totals(errors, v[is_long], why, sizeof(why)) != 0)
+		status = count_pair(pre, 6, o, cell, floor, r, (int)(p % 2), errors, NULL, why, sizeof(why));
+		for (int is_long = 0; status == EXIT_OK && is_long < 2; is_long++)
+			if (perf_totals(errors[is_long], v[is_long], why, sizeof(why)) != 0)
 				status = EXIT_RUN_FAILED;
-			free(errors);
-			errors = NULL;
-		}
+		free(errors[0]); /* NULL when the pair failed */
+		free(errors[1]);
 		if (status == EXIT_OK)
 			perf_pair(r, v[0], v[1]);
 	}
@@ -361,4 +343,20 @@ int count_syscalls(const struct options *o, const char *exe, struct counts_rec *
 	snprintf(r->syscalls_tool, sizeof(r->syscalls_tool), "perf stat");
 	r->has_syscalls = 1;
 	return EXIT_OK;
+}
+
+int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
+{
+	struct options co;
+	struct variant *v = malloc(sizeof(*v));
+	int status;
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count syscalls: out of memory");
+		return EXIT_RUN_FAILED;
+	}
+	single_variant(exe, o, v, &co);
+	status = count_variant_syscalls(&co, v, 0, r, err, errlen);
+	free(v);
+	return status;
 }

@@ -1,7 +1,8 @@
-/* orchestrate/count.h — --count: what one extraction of a single launch's
- * cell costs in counted work, read from no clock. The cell runs again as
- * child launches of this executable (--emit-launch, its document thrown
- * away) under a counting tool, at two lengths: -n N and -n 2N, the same
+/* orchestrate/count.h — --count: what one extraction of a cell (a single
+ * launch's, or each of a --compare or --anatomy plan's) costs in counted
+ * work, read from no clock. The cell runs again as child launches of
+ * this executable (--emit-launch, its document thrown away) under a
+ * counting tool, at two lengths: -n N and -n 2N, the same
  * warm-up, batches and options, no floors. The longer run's total less the
  * shorter's, over the extractions it made more, is the count per
  * extraction: start-up, loading, warm-up and exit cancel out. COUNT_PAIRS
@@ -9,7 +10,9 @@
  *   - instructions: valgrind --tool=cachegrind --cache-sim=no, its "I refs"
  *     total; GODEBUG=asyncpreemptoff=1 in the child (valgrind cannot take
  *     the Go runtime's preemption signal). Counts every thread: so refused
- *     for an async cell (the worker spins while it waits) and for -p > 1.
+ *     for an async single launch (the worker spins while it waits) and for
+ *     -p > 1; in a counted --compare or --anatomy an async cell is left out
+ *     of the instructions (said, not an error).
  *   - syscalls: perf stat -x, -e raw_syscalls:sys_enter (every system
  *     call), a tracepoint per usual name (count_syscall_names; "other" is
  *     the rest), and the software events context-switches and page-faults.
@@ -22,6 +25,12 @@
 #include "model/model.h"
 
 #define COUNT_PAIRS 3
+
+/* The environment variable that sets fewer pairs (1 to COUNT_PAIRS): a
+ * test hook, so that a test of a whole counted --anatomy fits its budget
+ * (each pair's figure is counted the same; only the range has fewer
+ * values). Not for the counting gate, which sets its own pairs. */
+#define COUNT_PAIRS_ENV "CGOCOST_TEST_COUNT_PAIRS"
 
 /* The system calls counted by name, NULL-terminated (x86-64 and arm64
  * tracepoint names). */
@@ -50,5 +59,26 @@ int count_instructions_pair(const struct options *o, const char *exe, struct cou
 
 /* The same for the system calls, context switches and page faults (perf). */
 int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen);
+
+/* The same for a cell of a plan (--compare, --anatomy): the variant v's
+ * launch as the plan runs it (child_args: its mode, work, library; the
+ * minimal driver with -n and -a only, its output thrown away), at the two
+ * lengths. With floor (1 + FLOOR_C_CALL or FLOOR_GO_RAW), v's executable
+ * runs only that floor's loop of calls -n times (--count-floor, nothing
+ * measured): a count per call. The minimal driver and a floor have one
+ * caller whatever -p says. The C call, a few instructions, runs
+ * COUNT_C_CALL_SCALE times -n: so many more calls that the Go runtime's
+ * own run-to-run differences (tens of thousands of instructions) fall
+ * below a hundredth of an instruction per call. */
+#define COUNT_C_CALL_SCALE 100
+struct variant;
+int count_variant_instructions(const struct options *o, const struct variant *v, int floor, struct counts_rec *r,
+			       char *err, size_t errlen);
+int count_variant_syscalls(const struct options *o, const struct variant *v, int floor, struct counts_rec *r, char *err,
+			   size_t errlen);
+
+/* Why an async cell of a counted --compare or --anatomy run has no
+ * instructions (counts_rec's instructions_not_counted). */
+const char *count_async_reason(void);
 
 #endif

@@ -20,5 +20,8 @@ int report_markdown(FILE *out, const struct doc *d);
 void report_markdown_cells(FILE *out, const struct doc *d);
 void report_markdown_ratios(FILE *out, const struct doc *d);
 void report_markdown_verdicts(FILE *out, const struct doc *d);
+/* --count: the counted cells (an anatomy's steps and floors), after the
+ * cells (markdown_counts.c); nothing when none was counted. */
+void report_markdown_counts(FILE *out, const struct doc *d);
 
 #endif

@@ -79,6 +79,7 @@ void report_markdown_cells(FILE *out, const struct doc *d)
 	}
 	if (reasons)
 		fputc('\n', out);
+	report_markdown_counts(out, d);
 }
 
 /* A ratio's value: a plain ratio, or ns for a difference (--anatomy). */

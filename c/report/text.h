@@ -78,6 +78,25 @@ void report_warnings(FILE *err, const struct doc *d);
 /* --count: the counts: block of a counted cell, nothing for another
  * (text_counts.c). */
 void report_counts_text(FILE *out, const struct doc *d, const struct cell_rec *c);
+/* --compare and --anatomy with --count: one row a counted cell,
+ * instructions and system calls per extraction with their ranges; the
+ * anatomy's rows are its steps, each with its change from the step before
+ * (the minimal driver's from bare), then its counted floors per call
+ * (text_counts.c). Nothing when no cell was counted. */
+void report_counts_table_text(FILE *out, const struct doc *d);
+
+/* The rows of that table (the markdown's too), in its order: a
+ * --compare's counted cells as they come; an --anatomy's per mode bare,
+ * the minimal driver, event, noop, u64, str, each with the row its change
+ * is from (before; NULL: none), then the floors. How many there are (only
+ * the first max are written). */
+#define COUNT_ROWS_MAX 32
+struct count_row {
+	const char *mode, *what;
+	const struct counts_rec *r, *before;
+	int minimal, floor;
+};
+size_t report_count_rows(const struct doc *d, struct count_row *rows, size_t max);
 
 /* The counting gate's (--against EXE --count instructions) head line: what
  * was counted and how; the comparison follows (report_comparison_text),

@@ -1,5 +1,6 @@
 /* report/text_counts.c — the counts: block of a counted cell (--count):
- * each count per extraction with the range of its pairs, after the times. */
+ * each count per extraction with the range of its pairs, after the times;
+ * and the counts table of a counted --compare or --anatomy. */
 #include <math.h>
 #include <string.h>
 
@@ -89,4 +90,156 @@ void report_count_gate_text(FILE *out, const struct doc *d)
 			r->instructions_tool, r->instructions_s);
 		return;
 	}
+}
+
+/* A count's column: its figure, "not counted" (asked, not taken), or
+ * blank (not asked). */
+static const char *column(char *buf, size_t len, int asked, int has, const struct count_fig *f)
+{
+	if (has)
+		return fig(buf, len, f);
+	snprintf(buf, len, "%s", asked ? "not counted" : "");
+	return buf;
+}
+
+/* "+14.37" from the step before, when both were counted; "". */
+static const char *step_change(char *buf, size_t len, int has, const struct count_fig *f, int had,
+			       const struct count_fig *before)
+{
+	double d = has && had ? f->median - before->median : NAN;
+	double least = fabs(d) >= 10 ? 0.005 : 0.00005;
+
+	if (isnan(d))
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, fabs(d) >= 10 ? "%+.2f" : "%+.4f", fabs(d) < least ? 0.0 : d);
+	return buf;
+}
+
+static void table_row(FILE *out, const struct doc *d, const struct count_row *row)
+{
+	char a[96], b[32], c[96], e[32];
+	const struct counts_rec *r = row->r, *before = row->before;
+	int ins = (d->options.count & COUNT_INSTRUCTIONS) != 0, sys = (d->options.count & COUNT_SYSCALLS) != 0;
+
+	char line[512];
+	size_t n;
+
+	snprintf(line, sizeof(line), "%-6s %-12s %-30s %9s  %-27s %9s%s", row->mode, row->what,
+		 column(a, sizeof(a), ins, r->has_instructions, &r->instructions),
+		 before ? step_change(b, sizeof(b), r->has_instructions, &r->instructions, before->has_instructions,
+				      &before->instructions)
+			: "",
+		 column(c, sizeof(c), sys, r->has_syscalls, &r->syscalls),
+		 before ? step_change(e, sizeof(e), r->has_syscalls, &r->syscalls, before->has_syscalls,
+				      &before->syscalls)
+			: "",
+		 row->floor	? "  (per call)"
+		 : row->minimal ? "  (its change: from bare)"
+				: "");
+	for (n = strlen(line); n > 0 && line[n - 1] == ' '; n--)
+		;
+	fprintf(out, "%.*s\n", (int)n, line);
+}
+
+static const struct counts_rec *counted(const struct cell_rec *c)
+{
+	return c && c->has_counts ? &c->counts : NULL;
+}
+
+static size_t add_row(struct count_row *rows, size_t n, size_t max, struct count_row row)
+{
+	if (n < max)
+		rows[n] = row;
+	return n + 1;
+}
+
+/* An anatomy's rows: per mode its steps in order, the minimal driver after
+ * bare; then the floors. */
+static size_t anatomy_rows(const struct doc *d, struct count_row *rows, size_t max)
+{
+	static const enum work steps[] = { WORK_BARE, WORK_EVENT, WORK_NOOP, WORK_U64, WORK_STR };
+	static const char *const modes[] = { "sync", "async" };
+	size_t n = 0;
+
+	for (int m = 0; m < 2; m++) {
+		const struct counts_rec *before = NULL, *r;
+		for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+			if ((r = counted(doc_find_work(d, "archive", modes[m], "extract", steps[k], 0))) == NULL)
+				continue;
+			n = add_row(rows, n, max,
+				    (struct count_row){
+					    .mode = modes[m], .what = work_name(steps[k]), .r = r, .before = before });
+			before = r;
+			if (steps[k] == WORK_BARE &&
+			    (r = counted(doc_find_work(d, "archive", modes[m], "extract", WORK_BARE, 1))) != NULL)
+				n = add_row(rows, n, max,
+					    (struct count_row){ .mode = modes[m],
+								.what = "minimal",
+								.r = r,
+								.before = before,
+								.minimal = 1 });
+		}
+	}
+	for (int k = 0; d->has_floor_counts && k < FLOOR_COUNTED; k++)
+		n = add_row(rows, n, max,
+			    (struct count_row){ .mode = "floor",
+						.what = k == FLOOR_C_CALL ? "C call" : "raw C->Go",
+						.r = &d->floor_counts[k],
+						.floor = 1 });
+	return n;
+}
+
+size_t report_count_rows(const struct doc *d, struct count_row *rows, size_t max)
+{
+	size_t n = 0;
+
+	if (d->options.kind == RUN_ANATOMY)
+		return anatomy_rows(d, rows, max);
+	for (size_t i = 0; i < d->ncells; i++) {
+		const struct cell_rec *c = &d->cells[i];
+		if (c->has_counts)
+			n = add_row(rows, n, max,
+				    (struct count_row){ .mode = c->requested,
+							.what = strcmp(c->lib, "loaded") == 0 ? "C plugin" : c->lib,
+							.r = &c->counts });
+	}
+	return n;
+}
+
+void report_counts_table_text(FILE *out, const struct doc *d)
+{
+	struct count_row rows[COUNT_ROWS_MAX];
+	size_t n = report_count_rows(d, rows, COUNT_ROWS_MAX);
+	const char *why = NULL;
+	int anatomy = d->options.kind == RUN_ANATOMY;
+
+	if (n > COUNT_ROWS_MAX)
+		n = COUNT_ROWS_MAX;
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].r->instructions_not_counted[0] && why == NULL)
+			why = rows[i].r->instructions_not_counted;
+	if (n == 0 || rows[0].floor)
+		return;
+	fprintf(out,
+		"counts per extraction%s, no clock: -n %llu less -n %llu (the same warm-up) over the extractions "
+		"more, median [min .. max] of %u pairs%s:\n",
+		anatomy ? " (a floor: per call)" : "", (unsigned long long)rows[0].r->n_long,
+		(unsigned long long)rows[0].r->n_short, rows[0].r->pairs,
+		anatomy ? "; change: from the step before" : "");
+	if (anatomy)
+		fprintf(out, "%-6s %-12s %-30s %9s  %-27s %9s\n", "mode", "step", "instructions", "change",
+			"system calls", "change");
+	else
+		fprintf(out, "%-6s %-12s %-30s %9s  %s\n", "mode", "cell", "instructions", "", "system calls");
+	for (size_t i = 0; i < n; i++)
+		table_row(out, d, &rows[i]);
+	if (why)
+		fprintf(out, "  instructions of the async cells: not counted, by design (%s)\n", why);
+	if (anatomy && d->has_floor_counts)
+		fprintf(out,
+			"  the floors: this build running only that floor's loop on one thread, nothing else measured; "
+			"the C call's at -n %llu and %llu, a longer loop for a call of a few instructions\n",
+			(unsigned long long)d->floor_counts[FLOOR_C_CALL].n_short,
+			(unsigned long long)d->floor_counts[FLOOR_C_CALL].n_long);
 }

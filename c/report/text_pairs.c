@@ -142,4 +142,5 @@ void report_paired_text(FILE *out, const struct doc *d)
 	roundtrip_text(out, &d->paired);
 	if (d->ncells > 0)
 		report_machine_lines(out, d, &d->cells[0]);
+	report_counts_table_text(out, d); /* a counted --compare's */
 }

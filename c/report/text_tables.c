@@ -95,6 +95,7 @@ void report_compare_text(FILE *out, const struct doc *d)
 		report_floors_block(out, "", "floors (archive build, medians over rounds):", &sync->st.floors,
 				    sync->st.time.s.median,
 				    async && cell_ran_as_asked(async) ? async->st.time.s.median : NAN);
+	report_counts_table_text(out, d);
 }
 
 static const struct ratio_rec *find_ratio(const struct doc *d, const char *name)
@@ -178,6 +179,7 @@ void report_anatomy_text(FILE *out, const struct doc *d)
 				fmt_ns(b, sizeof(b), bare->st.time.s.median),
 				fmt_ns(c, sizeof(c), noop->st.time.s.median));
 	}
+	report_counts_table_text(out, d);
 }
 
 void report_allocators_text(FILE *out, const struct doc *d)

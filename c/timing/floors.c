@@ -356,3 +356,39 @@ void floors_free(struct floors *f)
 	series_free(&f->go_raw);
 	series_free(&f->handoff);
 }
+
+struct loop_job {
+	void (*fn)(void);
+	uint64_t calls;
+};
+
+static void *loop_thread(void *arg)
+{
+	struct loop_job *j = arg;
+	void (*volatile fn)(void) = j->fn;
+
+	for (uint64_t i = 0; i < j->calls; i++)
+		fn();
+	return NULL;
+}
+
+int floors_loop(enum floor_kind k, uint64_t n, uint64_t warmup, char *err, size_t errlen)
+{
+	struct loop_job j = { k == FLOOR_GO_RAW ? goruntime_raw_noop() : cgocost_c_noop, warmup + n };
+	pthread_t t;
+
+	if (k != FLOOR_C_CALL && k != FLOOR_GO_RAW) {
+		snprintf(err, errlen, "the floor %s has no loop of calls to count", floor_kind_name(k));
+		return -1;
+	}
+	if (j.fn == NULL) {
+		snprintf(err, errlen, "no Go runtime with cgocost's raw export in this process: no raw C->Go call");
+		return -1;
+	}
+	if (pthread_create(&t, NULL, loop_thread, &j) != 0) {
+		snprintf(err, errlen, "cannot start the floor's thread");
+		return -1;
+	}
+	pthread_join(t, NULL);
+	return 0;
+}

@@ -47,4 +47,11 @@ int floors_measure(struct floors *f, uint64_t n, uint32_t batches, uint64_t warm
 		   int cpu_b, char *err, size_t errlen);
 void floors_free(struct floors *f);
 
+/* --count-floor: only the loop of floor k (FLOOR_C_CALL or FLOOR_GO_RAW),
+ * warmup + n calls on a new C thread as floors_measure makes them, no
+ * clock read: what a counted floor's child runs at two lengths
+ * (orchestrate/count.h). 0, or -1 with the reason (no Go runtime with
+ * cgocost's raw export for FLOOR_GO_RAW). */
+int floors_loop(enum floor_kind k, uint64_t n, uint64_t warmup, char *err, size_t errlen);
+
 #endif

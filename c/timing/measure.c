@@ -268,6 +268,14 @@ int measure_here(const struct options *o, const struct machine *m, struct doc *d
 		session_close(&s);
 		return status;
 	}
+	/* a counted floor's child: only that floor's loop, nothing measured */
+	if (o->count_floor) {
+		status = floors_loop((enum floor_kind)(o->count_floor - 1), o->n, o->warmup, err, errlen) == 0
+				 ? EXIT_OK
+				 : EXIT_RUN_FAILED;
+		session_close(&s);
+		return status;
+	}
 	/* floors first, before any plugin instance exists: no async worker runs */
 	if (o->floors) {
 		int a, b;

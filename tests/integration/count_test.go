@@ -5,6 +5,7 @@ package integration
 // here depends on a quiet machine.
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // needsTool skips a test whose counting tool is not installed (make setup
@@ -88,7 +91,10 @@ func TestCountRefusals(t *testing.T) {
 		{[]string{"--count", "instructions", "-a"}, "worker's spinning"},
 		{[]string{"--count", "all", "-a"}, "worker's spinning"},
 		{[]string{"--count", "instructions", "-p", "2"}, "-p 2 callers would run one at a time under valgrind"},
-		{[]string{"--count", "syscalls", "--compare"}, "--count counts the cell of a single launch"},
+		{[]string{"--count", "syscalls", "--launches", "3"}, "--count counts the cell of a single launch"},
+		// a whole --compare takes async cells (their instructions left
+		// out), not -p > 1
+		{[]string{"--count", "instructions", "--compare", "-p", "2"}, "-p 2 callers would run one at a time under valgrind"},
 		{[]string{"--count", "syscalls", "--rate", "1000"}, "not --rate or --gap-us"},
 		{[]string{"--count", "cycles"}, "--count: 'cycles' is not one of instructions, syscalls, all"},
 	} {
@@ -125,7 +131,12 @@ type countDoc struct {
 }
 
 func finiteFig(f countFig) bool {
-	if f.Median == nil || f.Min == nil || f.Max == nil || len(f.Pairs) != 3 {
+	return finitePairs(f, 3)
+}
+
+// finitePairs: a finite figure of n pairs, its median within its range.
+func finitePairs(f countFig, n int) bool {
+	if f.Median == nil || f.Min == nil || f.Max == nil || len(f.Pairs) != n {
 		return false
 	}
 	for _, v := range append(f.Pairs, f.Median, f.Min, f.Max) {
@@ -203,5 +214,185 @@ func TestCountToolMissing(t *testing.T) {
 		if !strings.Contains(r.stdout, "not counted") || regexp.MustCompile(`(instructions|system calls)\s+0\.0`).MatchString(r.stdout) {
 			t.Errorf("--count %s without %s: want 'not counted', never a zero:\n%s", c.what, c.tool, r.stdout)
 		}
+	}
+}
+
+type planCounts struct {
+	Name   string
+	Counts *struct {
+		Extractions            uint64
+		InstructionsNotCounted string `json:"instructions_not_counted"`
+		Instructions           *struct {
+			PerExtraction countFig `json:"per_extraction"`
+		}
+		Syscalls *struct {
+			PerExtraction countFig `json:"per_extraction"`
+		}
+	}
+}
+
+type planDoc struct {
+	Cells       []planCounts
+	FloorCounts map[string]struct {
+		Extractions  uint64
+		Instructions *struct {
+			PerExtraction countFig `json:"per_extraction"`
+		}
+	} `json:"floor_counts"`
+}
+
+// readPlanDoc reads a counted plan's document, valid against
+// docs/schema.json (its counts, floor_counts and instructions_not_counted
+// among the rest: tests/schema runs no counted plan, too long for it).
+func readPlanDoc(t *testing.T, path string) planDoc {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("..", "..", "docs", "schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sdoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("schema.json", sdoc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Errorf("%s does not match docs/schema.json: %v", path, err)
+	}
+	var d planDoc
+	if err := json.Unmarshal(data, &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// --anatomy --count instructions: every sync step and the minimal driver
+// counted (positive; str, which writes and checks a string, above bare),
+// every async cell "not counted" with the reason, not an error; the C
+// call floor far below the raw C->Go call; in the text table, the JSON and
+// the markdown.
+func TestCountAnatomy(t *testing.T) {
+	needsTool(t, "valgrind")
+	m := mark("count-anatomy")
+	// one pair a cell (the test hook): 16 counted runs, not 48
+	env := []string{m, "CGOCOST_TEST_COUNT_PAIRS=1"}
+	dir := t.TempDir()
+	js, md := filepath.Join(dir, "a.json"), filepath.Join(dir, "a.md")
+	r := run(t, filepath.Join(buildDir(t), "bench"), env, "--anatomy", "--count", "instructions", "-n", "5000",
+		"--launches", "1", "-r", "2", "--warmup", "500", "--export", "json="+js, "--export", "markdown="+md)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	d := readPlanDoc(t, js)
+	per := map[string]float64{}
+	for _, c := range d.Cells {
+		if c.Counts == nil {
+			t.Fatalf("%s: no counts", c.Name)
+		}
+		if strings.Contains(c.Name, "mode=async") {
+			if c.Counts.Instructions != nil || !strings.Contains(c.Counts.InstructionsNotCounted, "spin") {
+				t.Errorf("%s: instructions %v, reason %q: want none, and the worker's spinning named", c.Name, c.Counts.Instructions, c.Counts.InstructionsNotCounted)
+			}
+			continue
+		}
+		if c.Counts.Instructions == nil || !finitePairs(c.Counts.Instructions.PerExtraction, 1) {
+			t.Errorf("%s: no finite instruction count", c.Name)
+			continue
+		}
+		per[c.Name] = *c.Counts.Instructions.PerExtraction.Median
+	}
+	if len(per) != 6 {
+		t.Fatalf("counted sync cells %v: want the five steps and the minimal driver", per)
+	}
+	for name, v := range per {
+		if !(v > 100) {
+			t.Errorf("%s: %v instructions per extraction, want a positive count of a crossing (hundreds)", name, v)
+		}
+	}
+	bare, str := per["lib=archive/mode=sync/work=bare/p=1"], per["lib=archive/mode=sync/work=str/p=1"]
+	if !(str > bare+100) {
+		t.Errorf("str %v instructions, bare %v: the string's writing and checking should add well over 100", str, bare)
+	}
+	cc, raw := d.FloorCounts["c_call"], d.FloorCounts["go_raw"]
+	if cc.Instructions == nil || raw.Instructions == nil || !finitePairs(cc.Instructions.PerExtraction, 1) || !finitePairs(raw.Instructions.PerExtraction, 1) {
+		t.Fatalf("floor counts %+v: want both floors' instructions", d.FloorCounts)
+	}
+	c, g := *cc.Instructions.PerExtraction.Median, *raw.Instructions.PerExtraction.Median
+	if !(c > 0 && c < 50 && g > 10*c) {
+		t.Errorf("C call %v, raw C->Go %v instructions per call: want a few for the C call, ten times more for C->Go", c, g)
+	}
+	for _, want := range []string{"counts per extraction (a floor: per call), no clock: -n 10000 less -n 5000",
+		"\nsync   str ", "\nsync   minimal ", "\nasync  bare         not counted", "\nfloor  C call ", "\nfloor  raw C->Go ",
+		"instructions of the async cells: not counted, by design (async: its worker spins"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("the text has no %q:\n%s", want, r.stdout)
+		}
+	}
+	mdText, err := os.ReadFile(md)
+	if err != nil || !strings.Contains(string(mdText), "## Counts") || !strings.Contains(string(mdText), "| async | str | not counted |") {
+		t.Errorf("the markdown has no counts table (%v):\n%s", err, mdText)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}
+
+// --compare --count syscalls: every cell counted, sync and async, the
+// shared build and the C plugin in bench-host too.
+func TestCountCompareSyscalls(t *testing.T) {
+	needsTool(t, "perf")
+	m := mark("count-compare")
+	env := []string{m, "CGOCOST_TEST_COUNT_PAIRS=1"}
+	js := filepath.Join(t.TempDir(), "c.json")
+	r := run(t, filepath.Join(buildDir(t), "bench"), env, "--compare", "--count", "syscalls", "-n", "5000", "--time", "1",
+		"--export", "json="+js)
+	if r.code == 3 && strings.Contains(r.stderr, "perf") {
+		t.Skipf("perf cannot count here: %s", r.stderr)
+	}
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	d := readPlanDoc(t, js)
+	if len(d.Cells) < 4 {
+		t.Fatalf("%d cells, want the four of archive/shared x sync/async at least", len(d.Cells))
+	}
+	for _, c := range d.Cells {
+		if c.Counts == nil || c.Counts.Syscalls == nil || !finitePairs(c.Counts.Syscalls.PerExtraction, 1) || c.Counts.Extractions != 5000 {
+			t.Errorf("%s: counts %+v: want the system calls over 5000 extractions", c.Name, c.Counts)
+		}
+	}
+	if !strings.Contains(r.stdout, "\nasync  shared ") || !strings.Contains(r.stdout, "\nsync   archive ") {
+		t.Errorf("the text's counts table lacks a cell:\n%s", r.stdout)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}
+
+// A whole plan without perf: one line naming it (not one a cell), exit 3,
+// every cell's system calls "not counted" in the table, never a zero.
+func TestCountPlanToolMissing(t *testing.T) {
+	r := run(t, filepath.Join(buildDir(t), "bench"), []string{"PATH=" + t.TempDir()}, "--compare", "--count", "syscalls",
+		"-n", "2000", "--time", "1")
+	if r.code != 3 || strings.Count(r.stderr, "perf is not in PATH") != 1 {
+		t.Errorf("exit %d, want 3 with one line naming perf; stderr:\n%s", r.code, r.stderr)
+	}
+	if !regexp.MustCompile(`\nsync   archive +not counted\n`).MatchString(r.stdout) ||
+		regexp.MustCompile(`\n(sync|async) .*\s0\.0000 \[`).MatchString(r.stdout) {
+		t.Errorf("want every cell's system calls 'not counted', never a zero:\n%s", r.stdout)
 	}
 }

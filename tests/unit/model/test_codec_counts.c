@@ -119,6 +119,49 @@ static void test_document_without_counts(void **state)
 	doc_free(&back);
 }
 
+/* A counted anatomy: an async cell's instructions left out with the
+ * reason (the key only then), and the floors' counts at the top level;
+ * both read back the same. A document without them writes neither key. */
+static void test_anatomy_counts(void **state)
+{
+	struct doc d, back;
+	struct cell_rec *c;
+	char err[512] = "", *one, *two;
+
+	(void)state;
+	c = counted_cell(&d);
+	one = doc_dumps(&d, 0);
+	assert_null(strstr(one, "instructions_not_counted"));
+	assert_null(strstr(one, "floor_counts"));
+	free(one);
+	c->counts.has_instructions = 0;
+	snprintf(c->counts.instructions_not_counted, sizeof(c->counts.instructions_not_counted),
+		 "async: its worker spins");
+	d.has_floor_counts = 1;
+	d.floor_counts[FLOOR_C_CALL] = (struct counts_rec){
+		.n_short = 500000, .n_long = 1000000, .ops = 500000, .pairs = 3, .has_instructions = 1
+	};
+	fig(&d.floor_counts[FLOOR_C_CALL].instructions, 3.99, 4, 4.01);
+	d.floor_counts[FLOOR_GO_RAW] = (struct counts_rec){ .n_short = 5000, .n_long = 10000, .ops = 5000, .pairs = 3 };
+	one = doc_dumps(&d, 0);
+	assert_non_null(strstr(one, "\"instructions_not_counted\": \"async: its worker spins\""));
+	assert_non_null(strstr(one, "\"floor_counts\": {"));
+	assert_non_null(strstr(one, "\"go_raw\": {"));
+	if (doc_loads(&back, one, strlen(one), err, sizeof(err)) != 0)
+		fail_msg("read back: %s", err);
+	two = doc_dumps(&back, 0);
+	assert_string_equal(one, two);
+	assert_string_equal(back.cells[0].counts.instructions_not_counted, "async: its worker spins");
+	assert_int_equal(back.has_floor_counts, 1);
+	assert_true(back.floor_counts[FLOOR_C_CALL].n_long == 1000000);
+	assert_true(back.floor_counts[FLOOR_C_CALL].instructions.median == 4);
+	assert_int_equal(back.floor_counts[FLOOR_GO_RAW].has_instructions, 0);
+	free(one);
+	free(two);
+	doc_free(&d);
+	doc_free(&back);
+}
+
 /* More pairs than the record holds is refused, naming where. */
 static void test_too_many_pairs(void **state)
 {
@@ -143,10 +186,9 @@ static void test_too_many_pairs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_counts_round_trip),
-		cmocka_unit_test(test_syscalls_by_name),
-		cmocka_unit_test(test_document_without_counts),
-		cmocka_unit_test(test_too_many_pairs),
+		cmocka_unit_test(test_counts_round_trip),	cmocka_unit_test(test_syscalls_by_name),
+		cmocka_unit_test(test_document_without_counts), cmocka_unit_test(test_too_many_pairs),
+		cmocka_unit_test(test_anatomy_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
