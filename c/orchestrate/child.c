@@ -230,7 +230,9 @@ void child_deadline_start(struct child_deadline *d, const struct child *c, int b
 	d->bound_ms = d->until_ms = bound_ms;
 	d->t0_ns = now_ns();
 	/* read only where a slice may follow: a bound of 0 has none */
-	d->cpu_ns = bound_ms > 0 && c->pid > 0 ? child_group_cpu_ns(c->pid) : -1;
+	d->cpu_ns = -1;
+	if (bound_ms > 0 && c->pid > 0)
+		child_group_working(c->pid, &d->cpu_ns, 0, CHILD_BUSY_MIN_SHARE);
 }
 
 int child_deadline_waited_ms(const struct child_deadline *d)
@@ -254,7 +256,7 @@ int child_deadline_left_ms(struct child_deadline *d, const struct child *c)
 		return 0;
 	}
 	/* at the deadline so far: did the group work since the last look? */
-	d->busy = child_group_busy(c->pid, &d->cpu_ns, spent - d->looked_ms, CHILD_BUSY_MIN_SHARE);
+	d->busy = child_group_working(c->pid, &d->cpu_ns, spent - d->looked_ms, CHILD_BUSY_MIN_SHARE);
 	d->looked_ms = spent;
 	until = (long long)spent + CHILD_BUSY_SLICE_MS;
 	if (!d->busy || spent >= most) {

@@ -88,12 +88,15 @@ static inline const char *child_verb(enum child_kind k)
 
 /* The deadline of every wait for a child here (its end, or a reply of
  * its own): bound_ms, and past it, for as long as the child's process
- * group keeps using CHILD_BUSY_MIN_SHARE of a CPU at least (first over the
- * whole bound, then over each slice), slices of CHILD_BUSY_SLICE_MS more,
+ * group keeps using, or waiting for, CHILD_BUSY_MIN_SHARE of a CPU at
+ * least (first over the whole bound, then over each slice;
+ * childcpu.h: child_group_working), slices of CHILD_BUSY_SLICE_MS more,
  * up to CHILD_BUSY_MAX_FACTOR times bound_ms in all. A loaded machine
  * slows a child that works (an async warm-up to milliseconds a call, at a
- * load of 8 on 2 CPUs) without stopping its CPU use; a child stopped,
- * asleep or blocked uses none and ends at its bound. */
+ * load of 8 on 2 CPUs; a thread pinned to a CPU that others pin their
+ * work to waits seconds for it) without stopping its CPU use or its wait
+ * for one; a child stopped, asleep or blocked has neither and ends at its
+ * bound. */
 #define CHILD_BUSY_MIN_SHARE  0.05
 #define CHILD_BUSY_SLICE_MS   5000
 #define CHILD_BUSY_MAX_FACTOR 6
@@ -102,7 +105,7 @@ struct child_deadline {
 	int bound_ms;	/* -1: none; 0: only what is there already */
 	int until_ms;	/* the deadline so far, in ms after t0 */
 	uint64_t t0_ns; /* its start */
-	int64_t cpu_ns; /* the group's CPU time at the last look; -1 unread */
+	int64_t cpu_ns; /* the group's CPU time and wait for one at the last look; -1 unread */
 	int looked_ms;	/* when that was, in ms after t0 */
 	int busy;	/* the last look found the group using CPU */
 	int over;	/* it is over: no look extends it again */
