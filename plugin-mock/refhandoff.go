@@ -32,7 +32,21 @@ func cgocost_ref_start(h *C.struct_ref_handoff) {
 }
 
 func refServe(h *C.struct_ref_handoff) {
+	// Locked and never unlocked: the thread ends with the goroutine, so its
+	// pin never reaches another goroutine.
 	runtime.LockOSThread()
+	if cpu := int(h.worker_cpu); cpu >= 0 {
+		pinned := (*int32)(unsafe.Pointer(&h.worker_pinned))
+		if refPin(cpu) {
+			atomic.StoreInt32(pinned, 1)
+		} else {
+			// stopped before the answer: the caller stops a worker
+			// that said no, and must not wait for it
+			atomic.StoreUint32((*uint32)(unsafe.Pointer(&h.stopped)), 1)
+			atomic.StoreInt32(pinned, -1)
+			return
+		}
+	}
 	req := (*uint64)(unsafe.Pointer(&h.req))
 	ack := (*uint64)(unsafe.Pointer(&h.ack))
 	sleeping := (*uint32)(unsafe.Pointer(&h.sleeping))
@@ -77,4 +91,16 @@ func refSleep(req *uint64, sleeping *uint32, seen uint64) {
 			uintptr(uint32(seen)), 0, 0, 0)
 	}
 	atomic.StoreUint32(sleeping, 0)
+}
+
+// refPin pins the calling thread (locked to its goroutine) to one CPU.
+func refPin(cpu int) bool {
+	var mask [16]uint64 // 1024 CPUs, the kernel's default cpu_set_t
+	if cpu >= len(mask)*64 {
+		return false
+	}
+	mask[cpu/64] = 1 << (uint(cpu) % 64)
+	_, _, e := syscall.RawSyscall(syscall.SYS_SCHED_SETAFFINITY, 0, unsafe.Sizeof(mask),
+		uintptr(unsafe.Pointer(&mask)))
+	return e == 0
 }

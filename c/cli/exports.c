@@ -204,7 +204,9 @@ static int html_page(const struct doc *d, char **page, char *why, size_t whylen)
 	if (c.flooded)
 		snprintf(why, whylen, "%s: %s", tool, sub);
 	else if (c.timed_out)
-		snprintf(why, whylen, "%s did not end within %g s: killed", tool, ms / 1000.0);
+		/* a busy tool was waited for past ms (orchestrate/child.h) */
+		snprintf(why, whylen, "%s did not end within %g s%s: killed", tool,
+			 c.busy ? c.waited_ms / 1000.0 : ms / 1000.0, c.busy ? ", though it kept using CPU" : "");
 	else if (c.signo)
 		snprintf(why, whylen, "%s: killed by signal %d (%s)", tool, c.signo, strsignal(c.signo));
 	else if (c.rc != 0)

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "base/clock.h"
 #include "base/interrupt.h"
 #include "base/status.h"
+#include "orchestrate/childcpu.h"
 #include "timing/blockmsg.h" /* the fds of a CHILD_SERVER */
 
 /* --- starting ------------------------------------------------------------ */
@@ -220,6 +222,59 @@ static int left_ms(int timeout_ms, uint64_t t0)
 	return spent >= (uint64_t)timeout_ms ? 0 : timeout_ms - (int)spent;
 }
 
+/* --- the deadline ------------------------------------------------------------ */
+
+void child_deadline_start(struct child_deadline *d, const struct child *c, int bound_ms)
+{
+	memset(d, 0, sizeof(*d));
+	d->bound_ms = d->until_ms = bound_ms;
+	d->t0_ns = now_ns();
+	/* read only where a slice may follow: a bound of 0 has none */
+	d->cpu_ns = -1;
+	if (bound_ms > 0 && c->pid > 0)
+		child_group_working(c->pid, &d->cpu_ns, 0, CHILD_BUSY_MIN_SHARE);
+}
+
+int child_deadline_waited_ms(const struct child_deadline *d)
+{
+	uint64_t ms = (now_ns() - d->t0_ns) / 1000000;
+	return ms >= INT_MAX ? INT_MAX : (int)ms;
+}
+
+int child_deadline_left_ms(struct child_deadline *d, const struct child *c)
+{
+	long long most = (long long)CHILD_BUSY_MAX_FACTOR * d->bound_ms, until;
+	int spent;
+
+	if (d->bound_ms < 0)
+		return -1;
+	spent = child_deadline_waited_ms(d);
+	if (!d->over && spent < d->until_ms)
+		return d->until_ms - spent;
+	if (d->over || d->bound_ms == 0 || c->pid <= 0 || d->until_ms >= most) {
+		d->over = 1;
+		return 0;
+	}
+	/* at the deadline so far: did the group work since the last look? */
+	d->busy = child_group_working(c->pid, &d->cpu_ns, spent - d->looked_ms, CHILD_BUSY_MIN_SHARE);
+	d->looked_ms = spent;
+	until = (long long)spent + CHILD_BUSY_SLICE_MS;
+	if (!d->busy || spent >= most) {
+		d->over = 1;
+		return 0;
+	}
+	d->until_ms = (int)(until < most ? until : most);
+	return d->until_ms - spent;
+}
+
+/* A child killed at its deadline d. */
+static void past_deadline(struct child *c, const struct child_deadline *d)
+{
+	c->timed_out = 1;
+	c->waited_ms = child_deadline_waited_ms(d);
+	c->busy = d->busy;
+}
+
 /* Whether the child itself has exited (not reaped yet: a zombie). */
 static int leader_exited(const struct child *c)
 {
@@ -230,35 +285,39 @@ static int leader_exited(const struct child *c)
 	       info.si_pid == c->pid;
 }
 
-/* Reads both pipes until they close; past timeout_ms the child's group is
+/* Reads both pipes until they close; past deadline d the child's group is
  * killed, and what is still buffered read for at most a second more. So is
  * the group once the child itself has exited: what it left behind (a
- * wrapper's `sleep 1000 &`) would hold the pipes open for ever. */
-static void collect(struct child *c, int timeout_ms)
+ * wrapper's `sleep 1000 &`) would hold the pipes open for ever. The
+ * deadline is looked at after every poll: a child that prints all the
+ * time is no less bounded. */
+static void collect(struct child *c, struct child_deadline *d)
 {
 	struct buf b[2] = { { 0 } };
 	struct pollfd fds[2] = { { .fd = c->out, .events = POLLIN }, { .fd = c->err, .events = POLLIN } };
 	int open_fds = 2, killed = 0;
-	uint64_t t0 = now_ns();
+	uint64_t killed_at = 0;
 
 	while (open_fds > 0) {
-		int left = left_ms(timeout_ms, t0);
-		int n = poll(fds, 2, left >= 0 && left < 100 ? left : 100);
+		int left = killed ? left_ms(1000, killed_at) : child_deadline_left_ms(d, c);
+		int n;
+		if (left == 0) {
+			if (killed)
+				break;
+			kill_group(c);
+			past_deadline(c, d);
+			killed = 1, killed_at = now_ns();
+			continue;
+		}
+		n = poll(fds, 2, left >= 0 && left < 100 ? left : 100);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			break;
 		if (n == 0) {
-			if (left_ms(timeout_ms, t0) == 0) {
-				if (killed)
-					break;
+			if (!killed && leader_exited(c)) {
 				kill_group(c);
-				c->timed_out = killed = 1;
-				timeout_ms = 1000, t0 = now_ns();
-			} else if (!killed && leader_exited(c)) {
-				kill_group(c);
-				killed = 1;
-				timeout_ms = 1000, t0 = now_ns();
+				killed = 1, killed_at = now_ns();
 			}
 			continue;
 		}
@@ -304,23 +363,23 @@ static char *slurp(int fd)
 	return buf;
 }
 
-int child_reap(struct child *c, int timeout_ms)
+/* child_reap within deadline d. */
+static int reap_by(struct child *c, struct child_deadline *d)
 {
 	int status = 0;
 	pid_t got = 0;
 
 	if (c->pid <= 0)
 		return c->rc;
-	if (timeout_ms >= 0)
-		for (int waited = 0; (got = waitpid(c->pid, &status, WNOHANG)) == 0 && waited < timeout_ms;
-		     waited += 5) {
+	if (d->bound_ms >= 0)
+		while ((got = waitpid(c->pid, &status, WNOHANG)) == 0 && child_deadline_left_ms(d, c) > 0) {
 			struct timespec ts = { 0, 5000000 };
 			nanosleep(&ts, NULL);
 		}
 	if (got == 0) {
-		if (timeout_ms >= 0) {
+		if (d->bound_ms >= 0) {
 			kill_group(c);
-			c->timed_out = 1;
+			past_deadline(c, d);
 		}
 		while ((got = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 			;
@@ -342,13 +401,22 @@ int child_reap(struct child *c, int timeout_ms)
 	return c->rc;
 }
 
+int child_reap(struct child *c, int timeout_ms)
+{
+	struct child_deadline d;
+
+	child_deadline_start(&d, c, timeout_ms);
+	return reap_by(c, &d);
+}
+
 enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t whylen)
 {
-	uint64_t t0 = now_ns();
+	struct child_deadline d;
 
+	child_deadline_start(&d, c, timeout_ms);
 	if (c->io == CHILD_PIPES && c->output == NULL)
-		collect(c, timeout_ms);
-	child_reap(c, left_ms(timeout_ms, t0));
+		collect(c, &d);
+	reap_by(c, &d);
 	if (c->io == CHILD_SERVER && c->output == NULL) {
 		/* a file at the cap was stopped there (RLIMIT_FSIZE): a flood,
 		 * not read into memory */

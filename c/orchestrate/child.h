@@ -19,8 +19,11 @@
  *   - while it runs it sits in a slot of the interrupt forwarding
  *     (base/interrupt.h), which kills and reaps it if the driver is
  *     interrupted; it leaves the slot once reaped;
- *   - it is reaped within a timeout where the caller gives one (its group
- *     is killed with SIGKILL when the timeout is over), and how it ended is
+ *   - it is reaped within a timeout where the caller gives one, a
+ *     deadline that knows a slow child from a stuck one (struct
+ *     child_deadline: past the timeout it goes on while the child's process
+ *     group keeps using CPU, up to CHILD_BUSY_MAX_FACTOR times the timeout;
+ *     then its group is killed with SIGKILL), and how it ended is
  *     classified from its exit status and stderr by child_classify;
  *   - what it prints is capped (child_output_limit, 1 GiB by default): a
  *     child past the cap on a pipe is killed and ends CHILD_FAILED, "printed
@@ -37,6 +40,7 @@
 #define CGOCOST_ORCHESTRATE_CHILD_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /* How a child's stdout and stderr are kept, and which pipes it gets. */
@@ -52,7 +56,9 @@ struct child {
 	int out, err;	       /* our ends of its stdout and stderr (pipes or files); -1 closed */
 	int cmd, reply;	       /* CHILD_SERVER: our ends of its fd 3 and fd 4; else -1 */
 	int rc, signo;	       /* once reaped: exit status 0..255 or -1; the signal that ended it, or 0 */
-	int timed_out;	       /* it outlived its timeout and was killed */
+	int timed_out;	       /* it outlived its deadline and was killed */
+	int waited_ms;	       /* then: how long it was waited for */
+	int busy;	       /* then: it still used CPU (killed at the most its deadline allows) */
 	int flooded;	       /* it printed more than the cap and was killed */
 	char *output, *errors; /* once ended: its stdout and stderr, malloc'd, NUL-terminated; NULL if unreadable */
 };
@@ -80,6 +86,40 @@ static inline const char *child_verb(enum child_kind k)
 	return k == CHILD_CRASHED || k == CHILD_PANICKED ? "crashed" : "failed";
 }
 
+/* The deadline of every wait for a child here (its end, or a reply of
+ * its own): bound_ms, and past it, for as long as the child's process
+ * group keeps using, or waiting for, CHILD_BUSY_MIN_SHARE of a CPU at
+ * least (first over the whole bound, then over each slice;
+ * childcpu.h: child_group_working), slices of CHILD_BUSY_SLICE_MS more,
+ * up to CHILD_BUSY_MAX_FACTOR times bound_ms in all. A loaded machine
+ * slows a child that works (an async warm-up to milliseconds a call, at a
+ * load of 8 on 2 CPUs; a thread pinned to a CPU that others pin their
+ * work to waits seconds for it) without stopping its CPU use or its wait
+ * for one; a child stopped, asleep or blocked has neither and ends at its
+ * bound. */
+#define CHILD_BUSY_MIN_SHARE  0.05
+#define CHILD_BUSY_SLICE_MS   5000
+#define CHILD_BUSY_MAX_FACTOR 6
+
+struct child_deadline {
+	int bound_ms;	/* -1: none; 0: only what is there already */
+	int until_ms;	/* the deadline so far, in ms after t0 */
+	uint64_t t0_ns; /* its start */
+	int64_t cpu_ns; /* the group's CPU time and wait for one at the last look; -1 unread */
+	int looked_ms;	/* when that was, in ms after t0 */
+	int busy;	/* the last look found the group using CPU */
+	int over;	/* it is over: no look extends it again */
+};
+
+/* A deadline of bound_ms (-1: none) for child c, from now. */
+void child_deadline_start(struct child_deadline *d, const struct child *c, int bound_ms);
+/* The ms left before d (-1: no deadline; 0: it is over). At the deadline
+ * it looks at c's group: one that used its share of a CPU since the last
+ * look gets a slice more, unless that would pass the most d allows. */
+int child_deadline_left_ms(struct child_deadline *d, const struct child *c);
+/* The ms since d started. */
+int child_deadline_waited_ms(const struct child_deadline *d);
+
 /* A child not started: every descriptor closed, nothing to reap. */
 void child_init(struct child *c, int slot);
 
@@ -92,14 +132,16 @@ int child_spawn(struct child *c, enum child_io io, char *const argv[], char *err
  * instead of the driver's. */
 int child_spawn_stdin(struct child *c, enum child_io io, char *const argv[], int in, char *err, size_t errlen);
 
-/* Waits for the child to end, at most timeout_ms (-1: as long as it takes;
- * 0: only if it has ended already), then kills its group; reaps it and
+/* Waits for the child to end, within a deadline of timeout_ms (-1: as long
+ * as it takes; 0: only if it has ended already), then kills its group
+ * (c->timed_out, c->waited_ms, c->busy); reaps it and
  * leaves its interrupt slot. Its exit status as child_classify reads it:
  * 0..255, or -1 (killed by c->signo; or not waited for, c->signo 0). */
 int child_reap(struct child *c, int timeout_ms);
 
 /* Ends a child: CHILD_PIPES reads its stdout and stderr until they close;
- * then it is reaped within timeout_ms as child_reap does; CHILD_SERVER
+ * then it is reaped, all within one deadline of timeout_ms as child_reap
+ * has it; CHILD_SERVER
  * reads its files. Fills c->output and c->errors; returns how it ended,
  * with one line in why (child_classify). */
 enum child_kind child_end(struct child *c, int timeout_ms, char *why, size_t whylen);
@@ -112,8 +154,8 @@ void child_close(struct child *c);
  * timeout: the child has its own watchdog) and classifies it as child_end
  * does; one that could not start ended CHILD_FAILED. Close c afterwards. */
 enum child_kind child_run(struct child *c, char *const argv[], char *why, size_t whylen);
-/* child_run within timeout_ms (-1: no timeout): past it the child's group
- * is killed (c->timed_out). */
+/* child_run within a deadline of timeout_ms (-1: no timeout): past it the
+ * child's group is killed (c->timed_out). */
 enum child_kind child_run_within(struct child *c, char *const argv[], int timeout_ms, char *why, size_t whylen);
 
 /* Classifies a child from its exit status rc (-1: killed by signal signo)

@@ -65,3 +65,65 @@ int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share)
 	*cpu_ns = child_group_cpu_ns(pgid);
 	return before >= 0 && *cpu_ns >= 0 && (double)(*cpu_ns - before) >= share * 1e6 * interval_ms;
 }
+
+/* The run-queue wait of process pid's threads, added to *sum: 0, or -1 if
+ * none could be read. */
+static int process_wait_ns(const char *pid, uint64_t *sum)
+{
+	char dir[300];
+	struct dirent *e;
+	DIR *d;
+	int found = 0;
+
+	snprintf(dir, sizeof(dir), "/proc/%s/task", pid);
+	if ((d = opendir(dir)) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		char path[600], line[256];
+		unsigned long long run, wait;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/schedstat", dir, e->d_name);
+		if (read_proc(path, line, sizeof(line)) != 0 || sscanf(line, "%llu %llu", &run, &wait) != 2)
+			continue;
+		*sum += wait;
+		found = 1;
+	}
+	closedir(d);
+	return found ? 0 : -1;
+}
+
+int64_t child_group_wait_ns(pid_t pgid)
+{
+	uint64_t sum = 0;
+	int found = 0;
+	struct dirent *e;
+	DIR *dir;
+
+	if (pgid <= 0 || (dir = opendir("/proc")) == NULL)
+		return -1;
+	while ((e = readdir(dir)) != NULL) {
+		char path[300], line[1024];
+		long group;
+		uint64_t ticks;
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		if (read_proc(path, line, sizeof(line)) != 0 || proc_stat_parse(line, &group, &ticks) != 0 ||
+		    group != (long)pgid)
+			continue;
+		if (process_wait_ns(e->d_name, &sum) == 0)
+			found = 1;
+	}
+	closedir(dir);
+	return found ? (int64_t)sum : -1;
+}
+
+int child_group_working(pid_t pgid, int64_t *ns, int interval_ms, double share)
+{
+	int64_t before = *ns, cpu = child_group_cpu_ns(pgid), wait = child_group_wait_ns(pgid);
+
+	/* no schedstat (a kernel without it): the CPU time alone */
+	*ns = cpu < 0 ? -1 : cpu + (wait > 0 ? wait : 0);
+	return before >= 0 && *ns >= 0 && (double)(*ns - before) >= share * 1e6 * interval_ms;
+}

@@ -28,4 +28,20 @@ int64_t child_group_cpu_ns(pid_t pgid);
  * (a loaded machine) and not while it is stopped or blocked. */
 int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share);
 
+/* The time, in ns, that the live threads of group pgid have spent waiting
+ * for a CPU while runnable (/proc/PID/task/TID/schedstat, its second
+ * field; a thread that ended takes its wait with it); -1 when no process
+ * of the group could be read. What a starved child has instead of CPU
+ * time: on a machine whose CPUs are all taken (a CPU others pin their
+ * work to, say), a child that works waits for its turn, and one stopped
+ * or asleep does not. */
+int64_t child_group_wait_ns(pid_t pgid);
+
+/* child_group_busy with the wait for a CPU counted as work: whether group
+ * pgid used, or waited for, at least share of a CPU over the interval_ms
+ * since *ns (an earlier child_group_cpu_ns + child_group_wait_ns of it,
+ * or -1); *ns becomes the new sum. A thread whose wait ended with it makes
+ * the sum drop: judged on what is left. */
+int child_group_working(pid_t pgid, int64_t *ns, int interval_ms, double share);
+
 #endif

@@ -23,11 +23,17 @@ static int launch_parsed(char *const argv[], int timeout_ms,
 	enum child_kind kind = child_run_within(&c, argv, timeout_ms, why, sizeof(why));
 	int rc;
 
-	if (c.timed_out && !c.flooded) {
+	if (c.timed_out && !c.flooded && c.busy) {
+		snprintf(err, errlen,
+			 "launch of %s was still running after %d s, though it kept using CPU (%d x its bound of %d s, "
+			 "the most a launch may take): killed",
+			 argv[0], c.waited_ms / 1000, CHILD_BUSY_MAX_FACTOR, (timeout_ms + 999) / 1000);
+		rc = EXIT_RUN_FAILED;
+	} else if (c.timed_out && !c.flooded) {
 		snprintf(err, errlen,
 			 "launch of %s was still running after %d s, the most its options allow (2 x --stall-timeout + "
-			 "10 s + its extractions): killed",
-			 argv[0], (timeout_ms + 999) / 1000);
+			 "10 s + its extractions, then as long as it used CPU): killed",
+			 argv[0], (c.waited_ms + 999) / 1000);
 		rc = EXIT_RUN_FAILED;
 	} else if (kind != CHILD_OK) {
 		if (kind == CHILD_BAD_INPUT)

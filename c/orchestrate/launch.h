@@ -14,9 +14,11 @@
  * a caller stuck) or EXIT_RUN_FAILED. */
 int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen);
 
-/* launch_document within timeout_ms (-1: as long as it takes): a child
- * still running then is killed, its whole group, and the launch fails
- * (EXIT_RUN_FAILED, "still running after N s"). With identity not NULL,
+/* launch_document within a deadline of timeout_ms (-1: as long as it
+ * takes; child.h: past it while the child keeps using CPU, up to
+ * CHILD_BUSY_MAX_FACTOR times it): a child still running then is killed,
+ * its whole group, and the launch fails (EXIT_RUN_FAILED, "still running
+ * after N s"). With identity not NULL,
  * what the launch measured (model/codec_identity.h) goes there, malloc'd
  * (NULL when the launch failed). */
 int launch_document_within(char *const argv[], int timeout_ms, struct doc *d, char **identity, char *err,

@@ -19,7 +19,6 @@
 #include "base/sysinfo.h"
 #include "model/codec.h"
 #include "orchestrate/child.h"
-#include "orchestrate/childcpu.h"
 #include "orchestrate/childmsg.h"
 #include "stats/stats.h"
 #include "timing/blocks.h"
@@ -119,42 +118,37 @@ static int send_cmd(struct server *s, uint32_t op, uint64_t lead_in_ns)
 
 /* --- the run ------------------------------------------------------------------ */
 
-/* The first reply of a child starting up (load, warm-up): bounded as a
- * launch's start is (plan.h), then, for as long as it keeps using CPU, in
- * slices of --stall-timeout, up to PAIRS_READY_MAX_FACTOR times that bound.
- * On a loaded machine an async warm-up is slow without being stuck: each
- * handoff waits until the worker gets a CPU (milliseconds a call at a load
- * of 8 on 2 CPUs, past the bound's 20 us); a stopped or blocked child uses
- * no CPU and ends at the bound. As receive; 2 with the reason in err, the
- * child killed. */
+/* The first reply of a child starting up (load, warm-up): within the
+ * child's deadline (child.h) of its bound as a launch's start is (plan.h):
+ * past the bound for as long as it keeps using CPU, up to
+ * CHILD_BUSY_MAX_FACTOR times the bound. On a loaded machine an async
+ * warm-up is slow without being stuck: each handoff waits until the worker
+ * gets a CPU (milliseconds a call at a load of 8 on 2 CPUs, past the
+ * bound's 20 us); a stopped or blocked child uses no CPU and ends at the
+ * bound. As receive; 2 with the reason in err, the child killed. */
 static int receive_ready(struct server *s, const struct options *o, char *err, size_t errlen)
 {
-	int bound = plan_bound_ms(o, 0), slice = stall_ms(o), waited = bound, busy = 0, got;
-	int64_t cpu = child_group_cpu_ns(s->c.pid);
+	int bound = plan_bound_ms(o, 0), left, got;
+	struct child_deadline d;
 
-	got = receive(s, &s->ready, bound);
-	/* the first look judges the bound's wait, the others a slice's */
-	for (int judged = bound; got == 2 && slice > 0; judged = slice) {
-		busy = child_group_busy(s->c.pid, &cpu, judged, PAIRS_READY_MIN_CPU_SHARE);
-		if (!busy || waited >= PAIRS_READY_MAX_FACTOR * bound)
-			break;
-		got = receive(s, &s->ready, slice);
-		waited += slice;
-	}
+	child_deadline_start(&d, &s->c, bound);
+	do
+		got = receive(s, &s->ready, left = child_deadline_left_ms(&d, &s->c));
+	while (got == 2 && left != 0);
 	if (got != 2)
 		return got;
 	child_reap(&s->c, 0);
-	if (busy)
+	if (d.busy)
 		snprintf(err, errlen,
 			 "paired launch of %s (%s) stalled before its first block: not ready after %d s, though it "
 			 "kept using CPU (%d x its bound of %d s, the most a start-up may take); killed",
-			 s->v->exe, s->v->async ? "async" : "sync", waited / 1000, PAIRS_READY_MAX_FACTOR,
-			 bound / 1000);
+			 s->v->exe, s->v->async ? "async" : "sync", child_deadline_waited_ms(&d) / 1000,
+			 CHILD_BUSY_MAX_FACTOR, bound / 1000);
 	else
 		snprintf(err, errlen,
 			 "paired launch of %s (%s) stalled before its first block: not ready after %d s (2 x "
 			 "--stall-timeout + 10 s + its warm-up, then as long as it used CPU); killed",
-			 s->v->exe, s->v->async ? "async" : "sync", waited / 1000);
+			 s->v->exe, s->v->async ? "async" : "sync", child_deadline_waited_ms(&d) / 1000);
 	return 2;
 }
 

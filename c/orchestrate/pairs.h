@@ -16,23 +16,16 @@
 #include "stats/stats.h"
 
 /* Fewest generations for an interval (the median's, from order statistics). */
-#define PAIRS_MIN_GENERATIONS	  6
+#define PAIRS_MIN_GENERATIONS  6
 /* the rounds of a generation, at least, even past its time or the budget:
  * a generation's ratio is the median of its rounds, and one round (a single
  * pair of blocks, as the last generations of a budget spent on start-ups
  * had) is one preemption away from any value (0.2 on a threefold slowdown) */
-#define PAIRS_MIN_ROUNDS	  5
-/* A paired child's start-up past its bound (2 x --stall-timeout + 10 s + its
- * warm-up at 20 us a call, plan.h) goes on, in slices of --stall-timeout,
- * while its process group uses this share of a CPU at least, up to this
- * many times the bound: a loaded machine slows an async warm-up to
- * milliseconds a call; a stopped or blocked child uses no CPU. */
-#define PAIRS_READY_MIN_CPU_SHARE 0.05
-#define PAIRS_READY_MAX_FACTOR	  6
+#define PAIRS_MIN_ROUNDS       5
 /* A generation's length: a 25th of the budget, within these bounds
  * (options_generation_s, model/options.h). */
-#define PAIRS_GENERATION_MIN_S	  OPT_GENERATION_MIN_S
-#define PAIRS_GENERATION_MAX_S	  OPT_GENERATION_MAX_S
+#define PAIRS_GENERATION_MIN_S OPT_GENERATION_MIN_S
+#define PAIRS_GENERATION_MAX_S OPT_GENERATION_MAX_S
 
 /* A random order of n cells (Fisher-Yates, from rng): each round's, and
  * each generation's order of start-up. */

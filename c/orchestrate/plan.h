@@ -78,7 +78,9 @@ int plan_check_identity(struct plan *p, int i, const char *text, char *err, size
  * extractions at PLAN_US_PER_CALL each (PLAN_US_PER_LIBRARY_CALL with a
  * --plugin or --busy library of unknown cost) plus --extra-ns: the
  * warm-up's for a paired child's start-up (whole 0), every one of a
- * launch's (whole 1; and an open loop's --time). */
+ * launch's (whole 1; and an open loop's --time). The bound of a child's
+ * deadline (child.h): past it, a child that keeps using CPU is waited for,
+ * up to CHILD_BUSY_MAX_FACTOR times it. */
 #define PLAN_US_PER_CALL	 20
 #define PLAN_US_PER_LIBRARY_CALL 1000
 int plan_bound_ms(const struct options *o, int whole);

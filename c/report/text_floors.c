@@ -64,8 +64,11 @@ void report_floors_block(FILE *out, const char *prefix, const char *title, const
 		fprintf(out, "%s  cache-line round trip%-11s%10s%s\n", prefix, pair, fmt_ns(a, sizeof(a), h),
 			spread_text(sp, sizeof(sp), f, FLOOR_HANDOFF));
 	if (!isnan(f->ref_bare_ns)) {
-		fprintf(out, "%s  reference C->Go spin handoff    %10s%s   (cgocost's own, no SDK)\n", prefix,
-			fmt_ns(a, sizeof(a), f->ref_bare_ns), spread_text(sp, sizeof(sp), f, FLOOR_REF_BARE));
+		/* pinned to the round trip's pair when there is one
+		 * (timing/refhandoff.h); the SDK's worker is not */
+		fprintf(out, "%s  reference C->Go spin handoff    %10s%s   (cgocost's own, no SDK%s%s)\n", prefix,
+			fmt_ns(a, sizeof(a), f->ref_bare_ns), spread_text(sp, sizeof(sp), f, FLOOR_REF_BARE),
+			pair[0] ? "; caller and worker pinned to" : "", pair[0] ? pair : "");
 		fprintf(out, "%s    +event                        %10s%s\n", prefix,
 			fmt_ns(a, sizeof(a), f->ref_event_ns), spread_text(sp, sizeof(sp), f, FLOOR_REF_EVENT));
 		fprintf(out, "%s    +result                       %10s%s\n", prefix,

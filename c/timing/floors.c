@@ -189,10 +189,46 @@ struct plan {
 	int caller_cpu;
 };
 
+/* The reference handoff's caller: a C thread of its own, pinned to the
+ * round trip's CPU a, its worker to CPU b (refhandoff.h, "Where it runs");
+ * unpinned when the round trip cannot be measured. */
+struct ref_job {
+	struct floors *f;
+	const struct plan *p;
+	char *err;
+	size_t errlen;
+	int rc;
+};
+
+static void *ref_thread(void *arg)
+{
+	struct ref_job *j = arg;
+	struct floors *f = j->f;
+	const struct plan *p = j->p;
+	int pinned = f->cpu_a >= 0 && f->cpu_b >= 0;
+
+	if (pinned && pin_to_cpu(f->cpu_a) != 0) {
+		snprintf(j->err, j->errlen, "reference handoff: cannot pin its caller to CPU %d", f->cpu_a);
+		j->rc = -1;
+		return NULL;
+	}
+	j->rc = ref_measure_on(&f->ref, goruntime_ref_start(), p->spin, p->n < REF_MAX_N ? p->n : REF_MAX_N, p->batches,
+			       p->warmup < REF_MAX_N ? p->warmup : REF_MAX_N, pinned ? f->cpu_b : -1, j->err,
+			       j->errlen);
+	return NULL;
+}
+
 static int measure_ref(struct floors *f, const struct plan *p, char *err, size_t errlen)
 {
-	if (ref_measure(&f->ref, goruntime_ref_start(), p->spin, p->n < REF_MAX_N ? p->n : REF_MAX_N, p->batches,
-			p->warmup < REF_MAX_N ? p->warmup : REF_MAX_N, err, errlen) != 0)
+	struct ref_job job = { f, p, err, errlen, 0 };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, ref_thread, &job) != 0) {
+		snprintf(err, errlen, "cannot start the reference handoff's thread");
+		return -1;
+	}
+	pthread_join(t, NULL);
+	if (job.rc != 0)
 		return -1;
 	for (int s = REF_BARE; s <= REF_RESULT; s++)
 		f->fig[FLOOR_REF_BARE + s] =

@@ -38,7 +38,9 @@ struct floors {
  * sleep path with 0. Read once, before anything is timed. */
 #define FLOORS_SPIN_ENV "CGOCOST_TEST_REF_SPIN_ROUNDS"
 
-/* cpu_a/cpu_b: the CPUs for the round trip (-1: cannot measure it);
+/* cpu_a/cpu_b: the CPUs for the round trip (-1: cannot measure it), and
+ * of the reference handoff's caller and worker (refhandoff.h: unpinned
+ * without a round trip);
  * caller_cpu: pin the call floors there (-1: no pinning). Every floor is
  * checked (floorcheck.h) and measured again when it fails, at most
  * FLOOR_ATTEMPTS times; -1 with the reason when one still fails (the run's

@@ -145,8 +145,32 @@ uint32_t ref_dropped(const struct ref_result *r)
 	return r->dropped[REF_BARE] + r->dropped[REF_EVENT] + r->dropped[REF_RESULT];
 }
 
+/* Waits, at most REF_START_S, for a worker asked to pin itself to say
+ * whether it did: 0 pinned, -1 with a message. */
+static int worker_pinned(struct ref_handoff *h, int cpu, char *err, size_t errlen)
+{
+	struct timespec nap = { 0, 1000000 };
+	int32_t v = 0;
+
+	for (int i = 0; i < REF_START_S * 1000 && (v = __atomic_load_n(&h->worker_pinned, __ATOMIC_SEQ_CST)) == 0; i++)
+		nanosleep(&nap, NULL);
+	if (v == 1)
+		return 0;
+	if (v < 0)
+		snprintf(err, errlen, "reference handoff: its worker cannot pin itself to CPU %d", cpu);
+	else
+		snprintf(err, errlen, "reference handoff: its worker did not start within %d s", REF_START_S);
+	return -1;
+}
+
 int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t spin_rounds, uint64_t n,
 		uint32_t batches, uint64_t warmup, char *err, size_t errlen)
+{
+	return ref_measure_on(r, start, spin_rounds, n, batches, warmup, -1, err, errlen);
+}
+
+int ref_measure_on(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t spin_rounds, uint64_t n,
+		   uint32_t batches, uint64_t warmup, int worker_cpu, char *err, size_t errlen)
 {
 	struct ref_handoff *h;
 	uint64_t seq = 0;
@@ -161,15 +185,17 @@ int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint6
 		snprintf(err, errlen, "reference handoff: out of memory");
 		return -1;
 	}
-	*h = (struct ref_handoff){ .spin_rounds = spin_rounds };
+	*h = (struct ref_handoff){ .spin_rounds = spin_rounds, .worker_cpu = worker_cpu };
 	start(h);
+	if (worker_cpu >= 0 && worker_pinned(h, worker_cpu, err, errlen) != 0)
+		rc = -2; /* its message said; the worker is stopped all the same */
 	for (int s = REF_BARE; rc == 0 && s <= REF_RESULT && r->short_step < 0; s++) {
 		__atomic_store_n(&h->step, (uint32_t)s, __ATOMIC_SEQ_CST);
 		rc = timed_step(h, &seq, (enum ref_step)s, n, batches, warmup, r);
 	}
 	if (rc == 0 && r->short_step < 0)
 		rc = wake_ups(h, &seq, &r->wake_ns);
-	if (rc != 0)
+	if (rc == -1)
 		snprintf(err, errlen, "reference handoff: a request was answered wrongly or never (request %llu)",
 			 (unsigned long long)seq);
 	if (stop_worker(h) != 0) {
@@ -185,5 +211,5 @@ int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint6
 		rc = -1;
 	}
 	free(h);
-	return rc;
+	return rc == 0 ? 0 : -1;
 }

@@ -13,7 +13,17 @@
  * spins a bounded number of rounds, then blocks on a futex on the request
  * word; a caller that posts to a sleeping worker wakes it. The worker is
  * started through a raw cgo export (plugin-mock/refhandoff.go), and stopped,
- * with its stop acknowledged, before anything else is measured. */
+ * with its stop acknowledged, before anything else is measured.
+ *
+ * Where it runs: when the cache-line round trip is measured, the caller is
+ * pinned to its CPU a and the worker to its CPU b (floors.c), so that the
+ * reference handoff runs on the same pair as the round trip it is read
+ * against, and its two spinning threads never share a CPU. The SDK's async
+ * worker is not pinned; on a quiet machine the scheduler puts two spinning
+ * threads on two CPUs anyway, so the pin changes nothing there. Under load
+ * it keeps out the one case that is no handoff at all: caller and worker
+ * on one CPU, each request waiting for a time slice or a futex wake-up
+ * (which the checks would reject, failing the run). */
 #ifndef CGOCOST_TIMING_REFHANDOFF_H
 #define CGOCOST_TIMING_REFHANDOFF_H
 
@@ -34,7 +44,10 @@ struct ref_handoff {
 	uint32_t sleeping, stop, stopped, step;
 	uint64_t spin_rounds; /* the worker's spins before it blocks */
 	uint64_t answered;    /* requests the worker answered */
-	char pad0[64 - 48];
+	/* the CPU the worker pins its thread to (-1: none), and its answer:
+	 * 1 pinned, -1 it could not, 0 not yet */
+	int32_t worker_cpu, worker_pinned;
+	char pad0[64 - 56];
 	uint64_t evtnum; /* the event line: written by the caller */
 	char pad1[56];
 	uint64_t value; /* the result line: written by the worker */
@@ -87,5 +100,14 @@ uint32_t ref_dropped(const struct ref_result *r);
  * answered twice or never, a worker that did not stop). */
 int ref_measure(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t spin_rounds, uint64_t n,
 		uint32_t batches, uint64_t warmup, char *err, size_t errlen);
+/* ref_measure with the worker pinned to worker_cpu (-1: not pinned; the
+ * caller pins its own thread): -1 with a message when the worker could not
+ * pin itself, or did not start within REF_START_S. */
+int ref_measure_on(struct ref_result *r, void (*start)(struct ref_handoff *), uint64_t spin_rounds, uint64_t n,
+		   uint32_t batches, uint64_t warmup, int worker_cpu, char *err, size_t errlen);
+
+/* The longest a worker may take to start and say whether it pinned itself,
+ * in seconds (a loaded machine schedules a new goroutine late). */
+#define REF_START_S 10
 
 #endif

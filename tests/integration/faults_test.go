@@ -445,3 +445,39 @@ exec $B "$@"
 	}
 	noneLeft(t, "slow start", m)
 }
+
+// The same launch by launch: a launch that outlasts its bound while it
+// works (a wrapper burning CPU for 23 s before its first launch, past the
+// bound of 2 x 5 s + 10 s + 12000 calls at 20 us, 20.24 s) is waited for,
+// as every child is (orchestrate/child.h, its deadline), not killed "still
+// running after 21 s". A launch that sleeps is killed at its bound
+// (TestStallTimeoutEndsEveryHang, "launches").
+func TestSlowLaunchThatWorksIsWaitedFor(t *testing.T) {
+	t.Parallel()
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	if _, err := exec.LookPath("timeout"); err != nil {
+		t.Skip("no timeout")
+	}
+	tmp := t.TempDir()
+	wrapper := script(t, tmp, "slow.sh", fmt.Sprintf(`B=%s
+case " $* " in *" --emit-launch "*) ;; *) exec $B "$@";; esac
+if mkdir %s/burnt 2>/dev/null; then
+	timeout --foreground 23 sh -c 'while :; do :; done'
+fi
+exec $B "$@"
+`, bench, tmp))
+	m := mark("slow-launch")
+	r := runMarked(t, 4*time.Minute, m, t.TempDir(), bench, "-n", "2000", "--against", wrapper, "--interleave", "launches",
+		"--launches", "12", "--stall-timeout", "5")
+	if r.code != 0 && r.code != 1 {
+		t.Errorf("exit %d, want a verdict (0 or 1); stderr %q", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "still running after") {
+		t.Errorf("the slow launch was killed: %q", r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "burnt")); err != nil || r.took < 23*time.Second {
+		t.Errorf("took %v (%v): the burn of 23 s did not happen", r.took, err)
+	}
+	noneLeft(t, "slow launch", m)
+}

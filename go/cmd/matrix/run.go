@@ -299,6 +299,26 @@ func measure(exe string, args []string, stderrPath string, prog *progress, i, to
 	return measured{benchDoc: doc, raw: out}, nil
 }
 
+// floorsFailure is the line a launch of bench whose floors failed their
+// checks ends with (docs/methodology.md, "Floors and cold costs"): its
+// floors are no figure, and so no document is printed.
+var floorsFailure = regexp.MustCompile(`^bench: launch of .+ failed: exit 3: bench[-a-z]*: (floors: .+ failed its checks in [0-9]+ attempts, so it is no figure: .+: .+)$`)
+
+// benchFailed is a run of bench that did not end with exit 0: its exit
+// state, the last line of its stderr and where its stderr is kept.
+type benchFailed struct {
+	what, state, msg, stderrPath string
+}
+
+func (e *benchFailed) Error() string {
+	if m := floorsFailure.FindStringSubmatch(e.msg); m != nil {
+		// not a broken build: a machine too loaded for an honest floor
+		return fmt.Sprintf("%s measured no figures: its %s (a loaded machine fails the floors' checks; "+
+			"run make matrix again on a quieter one) (stderr: %s)", e.what, m[1], e.stderrPath)
+	}
+	return fmt.Sprintf("%s failed (%s): %s (stderr: %s)", e.what, e.state, e.msg, e.stderrPath)
+}
+
 // runBench runs exe with args, its standard error kept in stderrPath, and
 // returns its standard output. what names the run in a failure; watch, when
 // not nil, is given the started process and returns what stops watching it.
@@ -328,7 +348,7 @@ func runBench(exe string, args []string, stderrPath, what string, watch func(pid
 			if msg == "" {
 				msg = "no message"
 			}
-			return nil, fmt.Errorf("%s failed (%v): %s (stderr: %s)", what, ee.ProcessState, msg, stderrPath)
+			return nil, &benchFailed{what: what, state: ee.ProcessState.String(), msg: msg, stderrPath: stderrPath}
 		}
 		return nil, err
 	}

@@ -146,6 +146,27 @@ static int fake(const char *what)
 			spew(1, 1 << 20, 'y');
 	if (strcmp(what, "serve") == 0)
 		return serve();
+	if (strcmp(what, "burn") == 0 || strcmp(what, "burn-forever") == 0) {
+		/* a child slowed by a loaded machine: it works (spins) for 2.5 s
+		 * of wall time, then answers; or for ever */
+		struct timespec t0, t;
+		volatile uint64_t spins = 0;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		do {
+			for (int i = 0; i < 100000; i++)
+				spins++;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+		} while (what[4] == '-' || (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 2500);
+		say(1, "burnt\n");
+		return 0;
+	}
+	if (strcmp(what, "chatter") == 0) { /* a line every 20 ms for ever: little CPU */
+		struct timespec nap = { 0, 20000000 };
+		for (;;) {
+			say(2, "still here\n");
+			nanosleep(&nap, NULL);
+		}
+	}
 	return 96;
 }
 
@@ -327,6 +348,69 @@ static void test_hang_is_killed_by_the_timeout(void **state)
 	child_closed_and_grandchild_gone(&c, pid);
 }
 
+static double since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* A child that works past its timeout (a loaded machine slows it: here it
+ * spins 2.5 s against a timeout of 1 s; 6 s at most, time enough for a
+ * start on a loaded machine) is waited for while its group uses CPU: it
+ * ends as it would have, not killed. */
+static void test_slow_child_that_works_is_waited_for(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid;
+	struct timespec t0;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run_fake(&c, "burn", 1000, why, sizeof(why), &pid), CHILD_OK);
+	assert_true(since(&t0) >= 2.45);
+	assert_false(c.timed_out);
+	assert_string_equal(c.output, "burnt\n");
+	child_close(&c);
+	no_child_left(pid);
+}
+
+/* One that works for ever is killed at the most the deadline allows,
+ * CHILD_BUSY_MAX_FACTOR times its timeout (1.8 s for 0.3 s), and says it
+ * was busy; one that only prints, every 20 ms (which kept every poll
+ * busy: it was never killed), is killed within its deadline all the same
+ * (at its timeout of 1 s; on a loaded machine its waits for a CPU between
+ * two lines may count as work, and it ends by 6 s). */
+static void test_deadline_of_a_busy_and_of_a_chatty_child(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid;
+	struct timespec t0;
+	double s;
+
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run_fake(&c, "burn-forever", 300, why, sizeof(why), &pid), CHILD_CRASHED);
+	s = since(&t0);
+	assert_true(c.timed_out && c.busy);
+	assert_true(c.waited_ms >= CHILD_BUSY_MAX_FACTOR * 300 && s >= 1.75 && s < 10.0);
+	assert_int_equal(c.signo, SIGKILL);
+	child_close(&c);
+	no_child_left(pid);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_int_equal(run_fake(&c, "chatter", 1000, why, sizeof(why), &pid), CHILD_CRASHED);
+	s = since(&t0);
+	assert_true(c.timed_out);
+	assert_true(c.waited_ms >= 1000 && s >= 0.99 && s < 6.0 + 5.0);
+	assert_non_null(strstr(c.errors, "still here\n"));
+	child_close(&c);
+	no_child_left(pid);
+}
+
 /* More than a pipe buffer on both stdout and stderr at once: read while it
  * runs, none lost, no deadlock. */
 static void test_big_output(void **state)
@@ -473,6 +557,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_crash_by_signal),
 		cmocka_unit_test(test_go_panic),
 		cmocka_unit_test(test_hang_is_killed_by_the_timeout),
+		cmocka_unit_test(test_slow_child_that_works_is_waited_for),
+		cmocka_unit_test(test_deadline_of_a_busy_and_of_a_chatty_child),
 		cmocka_unit_test(test_big_output),
 		cmocka_unit_test(test_flood_is_capped),
 		cmocka_unit_test(test_leftovers_are_killed),

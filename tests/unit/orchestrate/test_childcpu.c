@@ -1,7 +1,9 @@
 /* tests/unit/orchestrate/test_childcpu.c — a child group's CPU time: the
  * /proc stat line read field by field past the command's last ')', and the
  * time of a group of its own growing while it works, not while it sleeps,
- * and not dropping when one of its processes ends. */
+ * and not dropping when one of its processes ends; its wait for a CPU
+ * growing while it is starved. */
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -170,13 +172,61 @@ static void test_busy_judges_the_interval(void **state)
 	assert_int_equal(gone, -1);
 }
 
+/* A group of two processes pinned to one CPU, both spinning until they
+ * are killed: each waits for the CPU while the other runs, so over the
+ * 0.5 s (at least) between two readings the group's wait for a CPU grows
+ * by 0.1 s at least (about 0.5 s quiet; more on a loaded machine), and it
+ * is working by child_group_working's measure; a sleeping group, once
+ * started, waits for (almost) none. */
+static void test_starved_group_waits(void **state)
+{
+	cpu_set_t set;
+	int cpu = -1;
+	pid_t pid, idle = start_group(0);
+	int64_t w0, w1, idle0, idle1, sum = -1;
+	int working;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE && cpu < 0; c++)
+		if (CPU_ISSET(c, &set))
+			cpu = c;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		fork(); /* two of them, the same CPU, the same group */
+		alarm(120);
+		for (volatile uint64_t x = 0;; x++)
+			;
+	}
+	setpgid(pid, pid);
+	usleep(100000);
+	w0 = child_group_wait_ns(pid);
+	idle0 = child_group_wait_ns(idle);
+	child_group_working(pid, &sum, 0, 0.05);
+	usleep(500000);
+	w1 = child_group_wait_ns(pid);
+	idle1 = child_group_wait_ns(idle);
+	working = child_group_working(pid, &sum, 500, 0.05);
+	end_group(pid);
+	end_group(idle);
+	assert_true(w0 >= 0 && idle0 >= 0);
+	assert_true(w1 - w0 >= 100000000);
+	assert_true(idle1 - idle0 < 50000000);
+	assert_true(working);
+	assert_int_equal(child_group_wait_ns(999999999), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_stat_line),
-		cmocka_unit_test(test_group_time_grows_with_work),
-		cmocka_unit_test(test_sleeping_group_uses_none),
-		cmocka_unit_test(test_busy_judges_the_interval),
+		cmocka_unit_test(test_parse_stat_line),		 cmocka_unit_test(test_group_time_grows_with_work),
+		cmocka_unit_test(test_sleeping_group_uses_none), cmocka_unit_test(test_busy_judges_the_interval),
+		cmocka_unit_test(test_starved_group_waits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

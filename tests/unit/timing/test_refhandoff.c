@@ -4,6 +4,7 @@
  * never part of a figure. No timing is asserted (the machine may be
  * loaded: a step may legitimately fail to fill its batches). */
 #include <math.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,11 +79,51 @@ static void test_sleep_path_is_no_figure(void **state)
 	assert_int_equal(r.answered, r.requests); /* and the worker stopped: ref_measure returned 0 */
 }
 
+/* The first CPU this process may run on. */
+static int allowed_cpu(void)
+{
+	cpu_set_t set;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set))
+			return c;
+	fail();
+	return -1;
+}
+
+/* A worker asked to pin itself to an allowed CPU does so before the first
+ * request, and one asked
+ * for a CPU that cannot be had says so: no figure, a message naming the
+ * CPU, and the worker stopped (no "did not stop" in its place). */
+static void test_worker_pins_itself(void **state)
+{
+	struct ref_result r;
+	char err[256] = "";
+	struct plugin_syms syms;
+	void (*start)(struct ref_handoff *);
+	(void)state;
+
+	assert_int_equal(plugin_syms_builtin(&syms), 0);
+	goruntime_register(&syms);
+	start = goruntime_ref_start();
+	assert_non_null(start);
+	assert_int_equal(ref_measure_on(&r, start, REF_SPIN_ROUNDS, 2000, 2, 100, allowed_cpu(), err, sizeof(err)), 0);
+	assert_int_equal(r.answered, r.requests);
+	assert_true(r.requests > 0);
+	err[0] = '\0';
+	assert_int_equal(ref_measure_on(&r, start, REF_SPIN_ROUNDS, 2000, 2, 100, 4000, err, sizeof(err)), -1);
+	assert_string_equal(err, "reference handoff: its worker cannot pin itself to CPU 4000");
+	assert_int_equal(r.requests, 0);
+	assert_true(isnan(r.step_ns[REF_BARE]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_request_answered_once),
 		cmocka_unit_test(test_sleep_path_is_no_figure),
+		cmocka_unit_test(test_worker_pins_itself),
 	};
 	return cmocka_run_group_tests_name("refhandoff", tests, NULL, NULL);
 }
