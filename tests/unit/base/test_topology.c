@@ -161,7 +161,7 @@ static void test_one_ccx_laptop(void **state)
 {
 	(void)state;
 	for (int c = 0; c < 4; c++) {
-		char threads[8];
+		char threads[16];
 		snprintf(threads, sizeof threads, "%d\n", c);
 		fake_cpu(c, 0, 0, threads, "0-3\n");
 	}
