@@ -26,7 +26,7 @@ FUZZ_GO := go/cmd/latency:FuzzReadSweep go/cmd/matrix:FuzzParseDocument
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
 FUZZ_LAYER_SRCS := $(foreach l,$(GO_FREE_LAYERS),$(wildcard c/$(l)/*.c)) c/cli/args.c c/cli/parsers.c c/cli/rules.c c/cli/usage.c \
-	c/plugin/fieldlist.c c/orchestrate/child.c c/orchestrate/childargs.c c/orchestrate/childmsg.c
+	c/plugin/fieldlist.c c/orchestrate/child.c c/orchestrate/childcpu.c c/orchestrate/childargs.c c/orchestrate/childmsg.c
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ic $(shell pkg-config --cflags jansson 2>/dev/null) -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
