@@ -107,12 +107,23 @@ func checkCompareJSON(t *testing.T, exe, ver string) {
 	// the four Go cells, and the C plugin's (bench-host with libcmock.so,
 	// the no-Go baseline, and its async: the round trip) when it is built
 	// next to exe
-	goCells, cCells := 0, 0
+	goCells, cCells, harness := 0, 0, 0
 	for _, c := range doc.Cells {
 		if c.Lib == "loaded" {
 			cCells++
 			if c.GoVersion != "none" {
 				t.Errorf("%s --compare: C plugin cell %s go_version %q, want none", exe, c.Name, c.GoVersion)
+			}
+			continue
+		}
+		// the harness check of a paired run (bench --work bare and the
+		// textbook loop, sync and async): not the toolchain's cells; the
+		// textbook loop's document does not name its Go ("unknown"), and
+		// must not name another
+		if strings.Contains(c.Name, "/work=bare/") {
+			harness++
+			if c.GoVersion != ver && !(strings.HasSuffix(c.Name, "/driver=textbook") && c.GoVersion == "unknown") {
+				t.Errorf("%s --compare: harness cell %s go_version %q, want %s", exe, c.Name, c.GoVersion, ver)
 			}
 			continue
 		}
@@ -122,8 +133,9 @@ func checkCompareJSON(t *testing.T, exe, ver string) {
 		}
 	}
 	// the C plugin's cells: its sync and its async (the round trip)
-	if goCells != 4 || cCells > 2 {
-		t.Errorf("%s --compare: %d Go cells and %d C plugin cells, want 4 and at most 2", exe, goCells, cCells)
+	if goCells != 4 || cCells > 2 || (harness != 0 && harness != 4) {
+		t.Errorf("%s --compare: %d Go cells, %d C plugin cells and %d of the harness check, want 4, at most 2 and 0 or 4",
+			exe, goCells, cCells, harness)
 	}
 }
 
