@@ -1,11 +1,11 @@
 /* base/topology.c — see topology.h. */
 #include "base/topology.h"
 
-#include <fcntl.h>
+#include "base/sysinfo.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 int cpu_bits_has(const struct cpu_set_bits *s, int cpu)
 {
@@ -86,18 +86,10 @@ const char *cpu_class_name(enum cpu_class c)
 static int read_small(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	ssize_t n, got = 0;
-	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
 		return -1;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return -1;
-	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got > 0 ? 0 : -1;
+	return read_proc(path, buf, len);
 }
 
 /* A small non-negative integer file (a package, die or cache level); -1. */
