@@ -31,41 +31,6 @@ int proc_stat_parse(const char *line, long *pgrp, uint64_t *ticks)
 	return 0;
 }
 
-int64_t child_group_cpu_ns(pid_t pgid)
-{
-	long hz = sysconf(_SC_CLK_TCK);
-	uint64_t sum = 0;
-	int found = 0;
-	struct dirent *e;
-	DIR *dir;
-
-	if (pgid <= 0 || hz <= 0 || (dir = opendir("/proc")) == NULL)
-		return -1;
-	while ((e = readdir(dir)) != NULL) {
-		char path[300], line[1024];
-		long group;
-		uint64_t ticks;
-		if (e->d_name[0] < '1' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if (read_proc(path, line, sizeof(line)) != 0 || proc_stat_parse(line, &group, &ticks) != 0 ||
-		    group != (long)pgid)
-			continue;
-		sum += ticks;
-		found = 1;
-	}
-	closedir(dir);
-	return found ? (int64_t)(sum * (1000000000ULL / (uint64_t)hz)) : -1;
-}
-
-int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share)
-{
-	int64_t before = *cpu_ns;
-
-	*cpu_ns = child_group_cpu_ns(pgid);
-	return before >= 0 && *cpu_ns >= 0 && (double)(*cpu_ns - before) >= share * 1e6 * interval_ms;
-}
-
 /* The run-queue wait of process pid's threads, added to *sum: 0, or -1 if
  * none could be read. */
 static int process_wait_ns(const char *pid, uint64_t *sum)
@@ -93,37 +58,87 @@ static int process_wait_ns(const char *pid, uint64_t *sum)
 	return found ? 0 : -1;
 }
 
-int64_t child_group_wait_ns(pid_t pgid)
+/* One walk over /proc: the CPU ticks of group pgid's processes (with the
+ * children they waited for) into *ticks and, when wait is not NULL, their
+ * threads' run-queue wait into *wait. GROUP_FOUND when a process of the
+ * group was found, | GROUP_WAIT when a wait was read; -1 without /proc. */
+enum { GROUP_FOUND = 1, GROUP_WAIT = 2 };
+
+static int group_walk(pid_t pgid, uint64_t *ticks, uint64_t *wait)
 {
-	uint64_t sum = 0;
 	int found = 0;
 	struct dirent *e;
 	DIR *dir;
 
+	*ticks = 0;
+	if (wait)
+		*wait = 0;
 	if (pgid <= 0 || (dir = opendir("/proc")) == NULL)
 		return -1;
 	while ((e = readdir(dir)) != NULL) {
 		char path[300], line[1024];
 		long group;
-		uint64_t ticks;
+		uint64_t t;
 		if (e->d_name[0] < '1' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
-		if (read_proc(path, line, sizeof(line)) != 0 || proc_stat_parse(line, &group, &ticks) != 0 ||
+		if (read_proc(path, line, sizeof(line)) != 0 || proc_stat_parse(line, &group, &t) != 0 ||
 		    group != (long)pgid)
 			continue;
-		if (process_wait_ns(e->d_name, &sum) == 0)
-			found = 1;
+		*ticks += t;
+		found |= GROUP_FOUND;
+		if (wait && process_wait_ns(e->d_name, wait) == 0)
+			found |= GROUP_WAIT;
 	}
 	closedir(dir);
-	return found ? (int64_t)sum : -1;
+	return found;
+}
+
+/* Whether a sum of ns grew by share of a CPU over interval_ms. */
+static int grew(int64_t before, int64_t now, int interval_ms, double share)
+{
+	return before >= 0 && now >= 0 && (double)(now - before) >= share * 1e6 * interval_ms;
+}
+
+static int64_t ticks_ns(uint64_t ticks)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	return hz > 0 ? (int64_t)(ticks * (1000000000ULL / (uint64_t)hz)) : -1;
+}
+
+int64_t child_group_cpu_ns(pid_t pgid)
+{
+	uint64_t ticks;
+
+	return group_walk(pgid, &ticks, NULL) > 0 ? ticks_ns(ticks) : -1;
+}
+
+int child_group_busy(pid_t pgid, int64_t *cpu_ns, int interval_ms, double share)
+{
+	int64_t before = *cpu_ns;
+
+	*cpu_ns = child_group_cpu_ns(pgid);
+	return grew(before, *cpu_ns, interval_ms, share);
+}
+
+int64_t child_group_wait_ns(pid_t pgid)
+{
+	uint64_t ticks, wait;
+	int found = group_walk(pgid, &ticks, &wait);
+
+	return found > 0 && (found & GROUP_WAIT) ? (int64_t)wait : -1;
 }
 
 int child_group_working(pid_t pgid, int64_t *ns, int interval_ms, double share)
 {
-	int64_t before = *ns, cpu = child_group_cpu_ns(pgid), wait = child_group_wait_ns(pgid);
+	uint64_t ticks, wait;
+	int64_t before = *ns;
+	int found = group_walk(pgid, &ticks, &wait);
 
-	/* no schedstat (a kernel without it): the CPU time alone */
-	*ns = cpu < 0 ? -1 : cpu + (wait > 0 ? wait : 0);
-	return before >= 0 && *ns >= 0 && (double)(*ns - before) >= share * 1e6 * interval_ms;
+	/* one walk for both; no schedstat (a kernel without it): the CPU
+	 * time alone */
+	*ns = found > 0 ? ticks_ns(ticks) : -1;
+	if (*ns >= 0 && (found & GROUP_WAIT))
+		*ns += (int64_t)wait;
+	return grew(before, *ns, interval_ms, share);
 }
