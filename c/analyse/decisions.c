@@ -21,14 +21,12 @@ struct figure {
 static int find_figure(const struct doc *d, const char *name, struct figure *f)
 {
 	const struct paired_rec *p = &d->paired;
+	const struct pair_ratio_rec *r = d->has_paired ? paired_find_ratio(p, name) : NULL;
 	const struct ratio_rec *lr;
 
 	memset(f, 0, sizeof(*f));
 	f->level = doc_ci_level(d);
-	for (size_t i = 0; d->has_paired && i < p->nratios; i++) {
-		const struct pair_ratio_rec *r = &p->ratios[i];
-		if (r->judged || strcmp(r->name, name) != 0)
-			continue;
+	if (r != NULL) {
 		f->estimate = r->estimate;
 		f->low = r->low;
 		f->high = r->high;

@@ -10,14 +10,6 @@
 #include "stats/stats.h"
 #include "stats/theilsen.h"
 
-static const struct pair_ratio_rec *ratio_named(const struct paired_rec *p, const char *name)
-{
-	for (size_t k = 0; k < p->nratios; k++)
-		if (!p->ratios[k].judged && strcmp(p->ratios[k].name, name) == 0)
-			return &p->ratios[k];
-	return NULL;
-}
-
 /* The rounds the three cells all have. */
 static size_t common_rounds(const struct paired_rec *p, int a, int b, int c)
 {
@@ -65,9 +57,9 @@ static int one_lib(struct paired_rec *p, const char *lib, struct roundtrip_lib_r
 	int rc = -1;
 
 	snprintf(name, sizeof(name), "async/sync lib=%s wall", lib);
-	as = ratio_named(p, name);
+	as = paired_find_ratio(p, name);
 	snprintf(name, sizeof(name), "async/roundtrip lib=%s wall", lib);
-	ar = ratio_named(p, name);
+	ar = paired_find_ratio(p, name);
 	memset(l, 0, sizeof(*l));
 	snprintf(l->lib, sizeof(l->lib), "%s", lib);
 	l->rts = l->rts_low = l->rts_high = l->crossover_ns = l->crossover_low = l->crossover_high = NAN;
@@ -112,8 +104,9 @@ int roundtrip_analyse(struct doc *d)
 	static const char *const libs[] = { "archive", "shared" };
 	struct paired_rec *p = &d->paired;
 	struct roundtrip_rec *rt = &p->roundtrip;
-	const struct pair_ratio_rec *ar = ratio_named(p, "async/roundtrip lib=archive wall");
+	const struct pair_ratio_rec *ar = paired_find_ratio(p, "async/roundtrip lib=archive wall");
 	size_t g = p->ngenerations;
+	stats_summary gs;
 
 	if (!d->has_paired || ar == NULL || g == 0)
 		return 0;
@@ -125,12 +118,11 @@ int roundtrip_analyse(struct doc *d)
 		return -1;
 	rt->ngen = g;
 	paired_generation_medians(p, p->cells[ar->den].block_ns, p->cells[ar->den].nblocks, rt->gen_ns);
-	rt->ns = stats_median(rt->gen_ns, g);
-	rt->ns_min = rt->ns_max = rt->gen_ns[0];
-	for (size_t i = 1; i < g; i++) {
-		rt->ns_min = fmin(rt->ns_min, rt->gen_ns[i]);
-		rt->ns_max = fmax(rt->ns_max, rt->gen_ns[i]);
-	}
+	if (stats_summarize(rt->gen_ns, g, &gs) != 0)
+		return -1;
+	rt->ns = gs.median;
+	rt->ns_min = gs.min;
+	rt->ns_max = gs.max;
 	p->has_roundtrip = 1;
 	for (size_t k = 0; k < 2; k++) {
 		int rc = one_lib(p, libs[k], &rt->libs[rt->nlibs]);

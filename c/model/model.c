@@ -41,6 +41,14 @@ const struct ratio_rec *doc_find_ratio(const struct doc *d, const char *name)
 	return NULL;
 }
 
+const struct pair_ratio_rec *paired_find_ratio(const struct paired_rec *p, const char *name)
+{
+	for (size_t k = 0; k < p->nratios; k++)
+		if (!p->ratios[k].judged && strcmp(p->ratios[k].name, name) == 0)
+			return &p->ratios[k];
+	return NULL;
+}
+
 double doc_ci_level(const struct doc *d)
 {
 	return isfinite(d->ci_level) && d->ci_level > 0 ? d->ci_level : 0.95;

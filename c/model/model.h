@@ -550,6 +550,9 @@ void *model_append(void **items, size_t *n, size_t size);
 struct cell_rec *doc_find_cell(const struct doc *d, const char *name);
 /* The ratio over launches named name; NULL if none. */
 const struct ratio_rec *doc_find_ratio(const struct doc *d, const char *name);
+/* The paired ratio named name that is not judged (a --compare ratio, not
+ * this build over the base); NULL if none. */
+const struct pair_ratio_rec *paired_find_ratio(const struct paired_rec *p, const char *name);
 /* The level of the document's intervals: its ci_level, or 0.95 (the
  * analysis's) in one that has none. */
 double doc_ci_level(const struct doc *d);
