@@ -96,9 +96,7 @@ static const char *interval(char *buf, size_t len, double lo, double hi, const c
 
 	if (!isfinite(lo) || !isfinite(hi))
 		return snprintf(buf, len, "[no interval: too few generations]"), buf;
-	snprintf(a, sizeof(a), fmt, lo);
-	snprintf(b, sizeof(b), fmt, hi);
-	snprintf(buf, len, "[%s, %s]", a, b);
+	snprintf(buf, len, "[%s, %s]", fmt_num(a, sizeof(a), lo, fmt), fmt_num(b, sizeof(b), hi, fmt));
 	return buf;
 }
 
