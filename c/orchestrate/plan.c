@@ -145,7 +145,8 @@ static int add_textbook(struct plan *p, const char *exe, const struct options *o
 	return 0;
 }
 
-static int add_build(struct plan *p, const char *exe, const struct options *o, char *err, size_t errlen)
+/* The cells of one build: this one's, or with base the --against build's. */
+static int add_build(struct plan *p, const char *exe, const struct options *o, int base, char *err, size_t errlen)
 {
 	char shared[PATH_MAX];
 	int first;
@@ -176,10 +177,9 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, c
 	if (add_c_plugin(p, exe, err, errlen) != 0)
 		return -1;
 	/* the round trip when the C plugin is built, and not in the --against
-	 * build's cells (p->nself is set once this build's are in): it is the
-	 * machine's, measured once, and an older build's C plugin may have no
-	 * async */
-	if (p->nv > first && p->nself == 0 && add_round_trip(p, err, errlen) != 0)
+	 * build's cells: it is the machine's, measured once, and an older
+	 * build's C plugin may have no async */
+	if (p->nv > first && !base && add_round_trip(p, err, errlen) != 0)
 		return -1;
 	return add_textbook(p, exe, o, err, errlen);
 }
@@ -219,14 +219,14 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 	}
 	if (o->kind == RUN_ALLOCATORS) {
 		for (int i = 0; i < o->nallocators; i++) {
-			if (add_build(p, self, o, err, errlen) != 0)
+			if (add_build(p, self, o, 0, err, errlen) != 0)
 				return -1;
 			p->v[p->nv - 1].malloc_name = o->allocators[i];
 		}
 	} else if (o->kind == RUN_ANATOMY) {
 		if (add_anatomy(p, self, err, errlen) != 0)
 			return -1;
-	} else if (add_build(p, self, o, err, errlen) != 0) {
+	} else if (add_build(p, self, o, 0, err, errlen) != 0) {
 		return -1;
 	}
 	p->nself = p->nv;
@@ -235,7 +235,7 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 			snprintf(err, errlen, "--against: cannot find '%s'", o->against);
 			return -1;
 		}
-		if (add_build(p, other, o, err, errlen) != 0)
+		if (add_build(p, other, o, 1, err, errlen) != 0)
 			return -1;
 		for (int i = p->nself; i < p->nv; i++)
 			p->v[i].base = 1;
