@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -25,6 +26,10 @@ struct text {
 static struct text prog_text, doing, tempfile;
 /* the children to kill: a launch's in slot 0, a paired run's in 0..N */
 static volatile sig_atomic_t slots[INTERRUPT_SLOTS];
+/* dying: the handler has begun (no fork may start after it); forking: the
+ * threads between interrupt_fork_begin and _end, whose new child is in no
+ * slot yet */
+static atomic_int dying, forking;
 
 static void publish(struct text *t, const char *s)
 {
@@ -55,6 +60,13 @@ static void on_signal(int sig)
 		for (;;)
 			pause(); /* another thread handles the first signal and exits */
 
+	/* no fork starts from now on; one under way ends with its child in a
+	 * slot (a forking thread blocks these signals, so this is not it) */
+	atomic_store(&dying, 1);
+	while (atomic_load(&forking) > 0) {
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
 	for (int i = 0; i < INTERRUPT_SLOTS; i++)
 		if (slots[i] > 0) {
 			kill(-(pid_t)slots[i], SIGKILL);
@@ -119,6 +131,30 @@ void interrupt_child_slot(int slot, pid_t pid)
 {
 	if (slot >= 0 && slot < INTERRUPT_SLOTS)
 		slots[slot] = pid;
+}
+
+void interrupt_fork_begin(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, old);
+	atomic_fetch_add(&forking, 1);
+	if (atomic_load(&dying)) {
+		/* the handler is killing what runs and will exit: start nothing */
+		atomic_fetch_sub(&forking, 1);
+		for (;;)
+			pause();
+	}
+}
+
+void interrupt_fork_end(const sigset_t *old)
+{
+	atomic_fetch_sub(&forking, 1);
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 void interrupt_adopt_orphans(void)
@@ -198,6 +234,9 @@ void interrupt_kill_adopted(void)
 				ours |= slots[i] == pid;
 			if (pid <= 0 || ours || parent_of(proc, d->name) != self)
 				continue;
+			/* and its group, if it leads one (a child started just
+			 * before the handler's scan, its wrapper's sleep with it) */
+			kill(-(pid_t)pid, SIGKILL);
 			kill((pid_t)pid, SIGKILL);
 			while (waitpid((pid_t)pid, NULL, 0) < 0 && errno == EINTR)
 				;

@@ -10,6 +10,7 @@
 #ifndef CGOCOST_BASE_INTERRUPT_H
 #define CGOCOST_BASE_INTERRUPT_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 /* Installs the handler for SIGINT, SIGTERM and SIGHUP; prog starts the line. */
@@ -24,6 +25,16 @@ void interrupt_doing(const char *what);
  * handler kills them all, then reaps them. */
 #define INTERRUPT_SLOTS 32
 void interrupt_child_slot(int slot, pid_t pid);
+
+/* Around every fork of a child, up to its slot being filled: begin blocks
+ * SIGINT, SIGTERM and SIGHUP on the calling thread (old: its mask before,
+ * for the child to restore before exec and for end), and never returns
+ * once the handler has begun; the handler waits for every fork under way
+ * to end before it kills the slots' children. Without it, a thread could
+ * start a child the handler has already looked past, and leave it (and
+ * what it starts) running after the driver exits. */
+void interrupt_fork_begin(sigset_t *old);
+void interrupt_fork_end(const sigset_t *old);
 
 /* Makes this process the reaper of its orphaned descendants
  * (PR_SET_CHILD_SUBREAPER): what a child leaves behind outside its process

@@ -62,7 +62,8 @@ void child_output_limit(size_t bytes)
 	output_max = bytes;
 }
 
-static void become(char *const argv[], pid_t parent, int files, const int *from, const int *to, int n)
+static void become(char *const argv[], pid_t parent, const sigset_t *mask, int files, const int *from, const int *to,
+		   int n)
 {
 	int hi[5];
 	struct rlimit fsize = { output_max, output_max };
@@ -71,6 +72,7 @@ static void become(char *const argv[], pid_t parent, int files, const int *from,
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
+	sigprocmask(SIG_SETMASK, mask, NULL); /* as the parent's thread had it before the fork */
 	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
@@ -129,6 +131,7 @@ static int spawn(struct child *c, enum child_io io, char *const argv[], int in, 
 {
 	int theirs[5], to[5], made, n;
 	pid_t parent = getpid(), pid;
+	sigset_t mask;
 
 	child_init(c, c->slot);
 	c->io = io;
@@ -138,8 +141,10 @@ static int spawn(struct child *c, enum child_io io, char *const argv[], int in, 
 	n = made;
 	if (in >= 0)
 		theirs[n] = in, to[n++] = 0; /* the caller's: left open here */
+	interrupt_fork_begin(&mask);
 	pid = fork();
 	if (pid < 0) {
+		interrupt_fork_end(&mask);
 		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
 		if (io == CHILD_PIPES)
 			close_fd(&theirs[0]), close_fd(&theirs[1]);
@@ -149,9 +154,10 @@ static int spawn(struct child *c, enum child_io io, char *const argv[], int in, 
 		return -1;
 	}
 	if (pid == 0)
-		become(argv, parent, io == CHILD_SERVER, theirs, to, n);
+		become(argv, parent, &mask, io == CHILD_SERVER, theirs, to, n);
 	setpgid(pid, pid); /* as the child does: whichever runs first */
 	interrupt_child_slot(c->slot, pid);
+	interrupt_fork_end(&mask);
 	c->pid = pid;
 	/* its ends of the pipes are its own now; the files stay ours too */
 	for (int i = io == CHILD_PIPES ? 0 : 2; i < made; i++)
