@@ -123,13 +123,15 @@ help: ## list the targets
 # so that their waiting (children that hang, stall or sleep by design,
 # start-ups) overlaps: the sanitized and the Go-free builds and their tests
 # (TEST_SIDE: builds of their own, in build/sanitize* and build/go-free);
-# the docs' commands with the two targets whose builds they share
-# (TEST_DOCS: make fuzz and make matrix's smoke forms build what test-fuzz
-# and test-matrix build); and all the others, which only read build/. Each
+# the docs' commands with the target whose build they share (TEST_DOCS:
+# make fuzz's smoke form builds what test-fuzz runs); and all the others,
+# which only read build/ (test-matrix builds into build/<old go version>/,
+# which no docs command touches: their builds with other toolchains go to
+# $SMOKE_OUT). Each
 # target's output is printed whole when it ends (-Otarget). No test may
 # depend on a quiet machine (make test-under-load, a step of .ci/run).
 TEST_SIDE = $(filter sanitize test-go-free,$(TEST_EXTRA))
-TEST_DOCS = $(filter test-docs test-fuzz test-matrix,$(TEST_EXTRA))
+TEST_DOCS = $(filter test-docs test-fuzz,$(TEST_EXTRA))
 TEST_MAIN = test-unit test-go test-integration test-format $(filter-out $(TEST_SIDE) $(TEST_DOCS),$(TEST_EXTRA))
 test: ## set up, build, run every test (unit, Go, integration, schema, docs, format)
 	@$(MAKE) --no-print-directory setup
