@@ -5,8 +5,9 @@
  * coordinator's command (--serve-blocks NS: a block fills NS at the warm-up's
  * pace; 0, -n calls). Without it, one loop of -n, printed as bench-minimal
  * prints it. Shared with bench: the blocks protocol's records and pipes
- * (timing/blockmsg.h), whole reads and writes (base/fdio.h) and, with -c,
- * the placement (base/sysinfo.h). Its own: the request, the calling thread,
+ * (timing/blockmsg.h), whole reads and writes (base/fdio.h), the
+ * lead-in's steady-state rule (stats/steady.h) and, with -c, the
+ * placement (base/sysinfo.h). Its own: the request, the calling thread,
  * the lead-in, the timed loop. It calls from a new pthread, as bench's
  * caller does (-m: from the main thread); the mode in effect is verified on
  * that thread by a mock.tid probe. */
@@ -25,6 +26,7 @@
 #include "base/status.h"
 #include "base/sysinfo.h"
 #include "plugin/plugin_fields.h"
+#include "stats/steady.h"
 #include "timing/blockmsg.h"
 
 ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc);
@@ -67,8 +69,11 @@ static int timed(struct loop *l, unsigned long long n)
 	return 0;
 }
 
-/* Says ready, then one block a BLOCK_RUN: the lead-in (untimed calls for
- * lead_in_ns, one at least), then n timed calls. */
+/* Says ready, then one block a BLOCK_RUN: the lead-in (untimed calls: one,
+ * then groups of STEADY_GROUP until steady and lead_in_ns has passed since
+ * the start, or steady_max_us since the first; or with steady_max_us 0
+ * single calls until lead_in_ns has passed since the start), then n timed
+ * calls. */
 static int serve(struct loop *l, unsigned long long n, int async_in_effect)
 {
 	struct block_reply r = { .async_in_effect = async_in_effect, .calls = n };
@@ -77,17 +82,28 @@ static int serve(struct loop *l, unsigned long long n, int async_in_effect)
 	if (fd_write_all(BLOCKS_REPLY_FD, &r, sizeof(r)) != 0)
 		return -1;
 	for (;;) {
-		unsigned long long t0, t, c0;
+		unsigned long long t0, t, t1, g, c0, max;
+		struct steady sd;
+		int steady;
 		if (fd_read_exact(BLOCKS_CMD_FD, &c, sizeof(c)) != 0 || c.op == BLOCK_END)
 			return 0; /* the parent is done (or gone) */
 		if (c.op != BLOCK_RUN)
 			return -1;
 		memset(&r, 0, sizeof(r));
-		t0 = t = clock_of(CLOCK_MONOTONIC);
-		for (; r.lead_calls == 0 || t - t0 < c.lead_in_ns; r.lead_calls++, t = clock_of(CLOCK_MONOTONIC)) {
-			r.status |= plugin_extract_fields(l->s, l->evt, l->in) != SS_PLUGIN_SUCCESS;
-			if (r.lead_calls == 0)
-				r.first_ns = clock_of(CLOCK_MONOTONIC) - t0;
+		t0 = clock_of(CLOCK_MONOTONIC);
+		r.status |= timed(l, 1) != 0;
+		t = clock_of(CLOCK_MONOTONIC);
+		r.first_ns = t - t0;
+		/* steady: the cap counts from the first call's end; fixed, from t0 */
+		max = c.steady_max_us ? c.steady_max_us * 1000ull : c.lead_in_ns;
+		t1 = c.steady_max_us ? t : t0;
+		for (r.lead_calls = 1, steady = 0, steady_init(&sd);
+		     r.status == 0 && t - t1 < max && !(steady && t - t0 >= c.lead_in_ns);) {
+			g = t;
+			r.status |= timed(l, c.steady_max_us ? STEADY_GROUP : 1) != 0;
+			r.lead_calls += c.steady_max_us ? STEADY_GROUP : 1;
+			t = clock_of(CLOCK_MONOTONIC);
+			steady = c.steady_max_us && steady_add(&sd, t - g);
 		}
 		r.lead_ns = t - t0;
 		c0 = clock_of(CLOCK_PROCESS_CPUTIME_ID);

@@ -310,6 +310,10 @@ static void paired_fields(struct obj *o, void *rec)
 	struct paired_rec *p = rec;
 	f_num(o, "block_ms", &p->block_ms);
 	f_num(o, "lead_in_us", &p->lead_in_us);
+	if (f_opt(o, "lead_in_steady_max_us", &p->has_steady)) {
+		f_num(o, "lead_in_steady_max_us", &p->lead_in_steady_max_us);
+		f_u32(o, "lead_ins_capped", &p->lead_ins_capped);
+	}
 	f_num(o, "budget_s", &p->budget_s);
 	f_num(o, "precision_pct", &p->precision_pct);
 	f_num(o, "elapsed_s", &p->elapsed_s);

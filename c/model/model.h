@@ -446,18 +446,21 @@ struct roundtrip_rec {
 };
 
 struct paired_rec {
-	double block_ms;	   /* asked for; -n given: 0 (fixed calls) */
-	double lead_in_us;	   /* before every block */
-	double budget_s;	   /* --time */
-	double precision_pct;	   /* --precision; 0: off */
-	double elapsed_s;	   /* from the first block to the last */
-	double lead_s, timed_s;	   /* lead-ins and timed blocks, summed over cells */
-	uint64_t order_seed;	   /* the rounds' random order */
-	uint32_t rounds;	   /* complete rounds (every cell one block) */
-	int caller_cpu;		   /* every caller ran on this CPU, the other threads elsewhere */
-	char stopped_by[16];	   /* "time", "precision" or "launches" (--launches generations done) */
-	double generation_s;	   /* rounds of one generation of children last this long */
-	double *generation_rounds; /* the rounds of each generation (fresh processes) */
+	double block_ms;	      /* asked for; -n given: 0 (fixed calls) */
+	double lead_in_us;	      /* before every block: fixed (has_steady 0), else only sent to old children */
+	int has_steady;		      /* lead-ins ran until steady (stats/steady.h), capped: */
+	double lead_in_steady_max_us; /* the cap, after the first call */
+	uint32_t lead_ins_capped;     /* lead-ins that reached it before a steady state */
+	double budget_s;	      /* --time */
+	double precision_pct;	      /* --precision; 0: off */
+	double elapsed_s;	      /* from the first block to the last */
+	double lead_s, timed_s;	      /* lead-ins and timed blocks, summed over cells */
+	uint64_t order_seed;	      /* the rounds' random order */
+	uint32_t rounds;	      /* complete rounds (every cell one block) */
+	int caller_cpu;		      /* every caller ran on this CPU, the other threads elsewhere */
+	char stopped_by[16];	      /* "time", "precision" or "launches" (--launches generations done) */
+	double generation_s;	      /* rounds of one generation of children last this long */
+	double *generation_rounds;    /* the rounds of each generation (fresh processes) */
 	size_t ngenerations;
 	double startup_s; /* starting and ending the children, summed */
 	struct pair_cell_rec *cells;

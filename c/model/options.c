@@ -80,7 +80,7 @@ const struct optdef options_table[] = {
 	{.name = "block-ms", .arg = "<ms>", .group = GROUP_COMPARE, .type = T_REAL, .off = AT(block_ms), SETS(block_set), .max = OPT_MAX_BLOCK_MS,
 	 .help = "paired: the timed length of a block (default 2); -n N\ngiven: N calls a block instead"},
 	{.name = "lead-in-us", .arg = "<us>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(lead_in_us), SETS(lead_in_set), .max = OPT_MAX_LEAD_IN_US,
-	 .help = "paired: untimed calls this long before every block, so\nthat it starts in steady state (default 1200; excluded\nand reported)"},
+	 .help = "paired: untimed calls this long before every block\n(fixed); default: until steady (4 groups of 16 calls\nwithin 25%), 1200 us at least after an async block, 5 ms\nat most (excluded and reported)"},
 	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), SETS(threshold_set), .max = 1000, .judge = 1,
 	 .help = "noise band of the verdict: default 2 for a paired run,\n5 for every other (baselines, --judge, launches)"},
 	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX, .judge = 1,

@@ -49,7 +49,8 @@
 #define OPT_GENERATION_MIN_S	     0.2  /* a paired run's generation: a 25th of --time, within these */
 #define OPT_GENERATION_MAX_S	     1.0
 #define OPT_DEFAULT_BLOCK_MS	     2.0  /* --block-ms */
-#define OPT_DEFAULT_LEAD_IN_US	     1200 /* --lead-in-us */
+#define OPT_DEFAULT_LEAD_IN_US	     1200 /* --lead-in-us: given, a fixed lead-in; else sent to old children */
+#define OPT_LEAD_IN_STEADY_MAX_US    5000 /* else a lead-in runs until steady, this long at most after its first call */
 #define OPT_MAX_LEAD_IN_US	     1000000
 #define OPT_MAX_BLOCK_MS	     1000
 #define OPT_PAIRED_THRESHOLD	     0.02 /* the noise band of a paired verdict */

@@ -9,6 +9,7 @@
 #include "report/format.h"
 #include "report/text.h"
 #include "stats/stats.h"
+#include "stats/steady.h"
 
 static double median_of(const double *x, size_t n)
 {
@@ -35,10 +36,19 @@ static void how_text(FILE *out, const struct paired_rec *p)
 		fprintf(out, "  blocks: -n extractions each");
 	fprintf(out, "; a round runs every cell once, in a random order (seed %llu)\n",
 		(unsigned long long)p->order_seed);
-	fprintf(out,
-		"  lead-ins (untimed, excluded): %.0f us or more before every block; the slowest cell's median first "
-		"call %.0f us (an async worker waking from its sleep)\n",
-		p->lead_in_us, first / 1e3);
+	if (p->has_steady)
+		fprintf(out,
+			"  lead-ins (untimed, excluded): before every block, until %d groups of %d calls in a row lie "
+			"within %.0f%% of each other, and %.0f us at least after an async block or a start (its worker "
+			"spins on); %.0f us at most after the first call (%u of %zu blocks reached that); the slowest "
+			"cell's median first call %.0f us (an async worker waking from its sleep)\n",
+			STEADY_RUN, STEADY_GROUP, STEADY_BAND * 100, p->lead_in_us, p->lead_in_steady_max_us,
+			p->lead_ins_capped, blocks, first / 1e3);
+	else
+		fprintf(out,
+			"  lead-ins (untimed, excluded): %.0f us or more before every block; the slowest cell's median "
+			"first call %.0f us (an async worker waking from its sleep)\n",
+			p->lead_in_us, first / 1e3);
 	fprintf(out, "  time: %.2f s timed, %.2f s in lead-ins, %.2f s starting and ending processes\n", p->timed_s,
 		p->lead_s, p->startup_s);
 	fprintf(out,

@@ -13,10 +13,16 @@
 
 enum block_op { BLOCK_RUN = 1, BLOCK_END = 2 };
 
+/* The lead-in before a block: one untimed extraction, then with
+ * steady_max_us 0 more until lead_in_ns has passed since the start;
+ * otherwise more until they are steady (stats/steady.h) and lead_in_ns has
+ * passed, for steady_max_us at most after the first one. A child built
+ * before steady_max_us reads only lead_in_ns (the field was padding): it
+ * makes a fixed lead-in of lead_in_ns whatever steady_max_us says. */
 struct block_cmd {
 	uint32_t op;
-	uint32_t pad;
-	uint64_t lead_in_ns; /* untimed extractions for this long first (at least one) */
+	uint32_t steady_max_us;
+	uint64_t lead_in_ns;
 };
 
 /* The first reply (ready, after the warm-up) gives the calls of every block

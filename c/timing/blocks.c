@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "base/fdio.h"
+#include "stats/steady.h"
 
 uint64_t blocks_calls(uint64_t block_ns, uint64_t n, double per_op_ns)
 {
@@ -38,17 +39,33 @@ static int grow(struct series *s, uint64_t calls)
 	return 0;
 }
 
-/* The lead-in: untimed extractions until lead_in_ns has passed. */
-static int lead_in(struct block_server *b, uint64_t lead_in_ns, uint64_t *evt, struct block_reply *r)
+/* The lead-in: one untimed extraction, then more until lead_in_ns has
+ * passed since the start; or with steady_max_us, until they are steady
+ * (groups of STEADY_GROUP, one clock read each) and lead_in_ns has passed,
+ * or steady_max_us has passed since the first call ended (which may wait
+ * for an async worker's wake). */
+static int lead_in(struct block_server *b, const struct block_cmd *c, uint64_t *evt, struct block_reply *r)
 {
-	uint64_t t0 = now_ns(), t, calls = 0;
-	int st;
+	uint64_t t0 = now_ns(), t, t1, g, calls = 0, steady_max_ns = (uint64_t)c->steady_max_us * 1000;
+	struct steady sd;
+	int st, steady;
 
 	st = extractor_extract(b->x, (*evt)++);
 	t = now_ns();
 	r->first_ns = t - t0;
-	for (calls = 1; st == EXTRACT_OK && t - t0 < lead_in_ns; calls++, t = now_ns())
-		st = extractor_extract(b->x, (*evt)++);
+	calls = 1;
+	if (steady_max_ns == 0)
+		for (; st == EXTRACT_OK && t - t0 < c->lead_in_ns; calls++, t = now_ns())
+			st = extractor_extract(b->x, (*evt)++);
+	else
+		for (t1 = t, steady = 0, steady_init(&sd);
+		     st == EXTRACT_OK && t - t1 < steady_max_ns && !(steady && t - t0 >= c->lead_in_ns);) {
+			g = t;
+			for (int i = 0; i < STEADY_GROUP && st == EXTRACT_OK; i++, calls++)
+				st = extractor_extract(b->x, (*evt)++);
+			t = now_ns();
+			steady = steady_add(&sd, t - g);
+		}
 	r->lead_ns = t - t0;
 	r->lead_calls = calls;
 	b->lead_calls += calls;
@@ -114,7 +131,7 @@ int blocks_serve(struct block_server *b, uint64_t *evt)
 		}
 		memset(&r, 0, sizeof(r));
 		atomic_store(b->at_ns, now_ns());
-		r.status = lead_in(b, c.lead_in_ns, evt, &r);
+		r.status = lead_in(b, &c, evt, &r);
 		if (r.status == EXTRACT_OK)
 			r.status = timed_block(b, evt, &r);
 		if (r.status == EXTRACT_OK && grow(b->s, b->calls) == 0)

@@ -20,6 +20,8 @@ type pairedDoc struct {
 	SchemaVersion int `json:"schema_version"`
 	Paired        *struct {
 		LeadInUs         float64   `json:"lead_in_us"`
+		SteadyMaxUs      *float64  `json:"lead_in_steady_max_us"`
+		Capped           *int      `json:"lead_ins_capped"`
 		Rounds           int       `json:"rounds"`
 		StoppedBy        string    `json:"stopped_by"`
 		GenerationRounds []float64 `json:"generation_rounds"`
@@ -95,9 +97,10 @@ type pairedDoc struct {
 	} `json:"comparison"`
 }
 
-// checkPaired: every cell has a block a round, every block its lead-in of
-// at least --lead-in-us, the rounds add up over the generations, and every
-// ratio has one sample a generation and one pair a round.
+// checkPaired: every cell has a block a round, every block its lead-in (of
+// at least --lead-in-us when given; else ended steady, or at its cap), the
+// rounds add up over the generations, and every ratio has one sample a
+// generation and one pair a round.
 func checkPaired(t *testing.T, out string, cells int) pairedDoc {
 	t.Helper()
 	var d pairedDoc
@@ -126,9 +129,21 @@ func checkPaired(t *testing.T, out string, cells int) pairedDoc {
 			t.Fatalf("%s: %d blocks for %d rounds", c.Name, len(c.Blocks), p.Rounds)
 		}
 		for i, l := range c.LeadNs {
-			if l < p.LeadInUs*1000 || c.LeadCalls[i] < 1 || c.FirstCallNs[i] > l {
-				t.Fatalf("%s: block %d's lead-in %.0f ns, %v calls, first %.0f ns (want >= %.0f us)",
-					c.Name, i, l, c.LeadCalls[i], c.FirstCallNs[i], p.LeadInUs)
+			if c.LeadCalls[i] < 1 || c.FirstCallNs[i] > l {
+				t.Fatalf("%s: block %d's lead-in %.0f ns, %v calls, first %.0f ns", c.Name, i, l, c.LeadCalls[i], c.FirstCallNs[i])
+			}
+			if p.SteadyMaxUs == nil && l < p.LeadInUs*1000 {
+				t.Fatalf("%s: block %d's fixed lead-in %.0f ns, want >= %.0f us", c.Name, i, l, p.LeadInUs)
+			}
+			// steady (stats/steady.h): the first call, then groups of 16,
+			// at least 4 of them, unless the cap after the first call
+			// was reached
+			if p.SteadyMaxUs != nil {
+				calls, capped := int(c.LeadCalls[i]), l-c.FirstCallNs[i] >= *p.SteadyMaxUs*1000
+				if (calls-1)%16 != 0 || (calls < 1+4*16 && !capped) {
+					t.Fatalf("%s: block %d's lead-in: %d calls in %.0f ns (first %.0f ns), neither steady nor at its %.0f us cap",
+						c.Name, i, calls, l, c.FirstCallNs[i], *p.SteadyMaxUs)
+				}
 			}
 		}
 	}
@@ -165,6 +180,10 @@ func TestPairedCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := checkPaired(t, string(out), 10)
+	// no --lead-in-us: every lead-in ran until steady, capped
+	if p := d.Paired; p.SteadyMaxUs == nil || !(*p.SteadyMaxUs > 0) || p.Capped == nil {
+		t.Fatalf("the lead-ins are not the steady ones: %+v", p)
+	}
 	names := map[string]bool{}
 	for _, x := range d.Paired.Ratios {
 		names[x.Name] = true
@@ -262,12 +281,16 @@ func TestPairedAgainst(t *testing.T) {
 	// start-ups (under the sanitizers); 0.5 s each, because the start-ups
 	// count against --time, and on a loaded machine the generations after
 	// it is spent get one round each, a single pair of blocks
+	// (--lead-in-us: fixed lead-ins, each at least that long, checked)
 	r := runTimeout(t, time.Minute, bench, "--work", "u64", "--extra-ns", "300", "--against", bench, "--time", "6",
-		"--launches", "12", "--format", "json")
+		"--launches", "12", "--lead-in-us", "1000", "--format", "json")
 	if r.code != 1 {
 		t.Fatalf("threefold: exit %d, want 1: %s", r.code, r.stderr)
 	}
 	d := checkPaired(t, r.stdout, 2)
+	if d.Paired.SteadyMaxUs != nil || d.Paired.LeadInUs != 1000 {
+		t.Fatalf("--lead-in-us 1000: lead-ins not fixed at 1000 us: %+v", d.Paired)
+	}
 	if d.Comparison == nil || !d.Comparison.Regressed || len(d.Comparison.Changes) != 1 ||
 		d.Comparison.Changes[0].Kind != "pair" || d.Comparison.Changes[0].Verdict != "regressed" {
 		t.Fatalf("comparison: %+v", d.Comparison)
