@@ -19,6 +19,9 @@
 /* The plugin API, exported by the SDK inside the linked c-archive. */
 ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc);
 void plugin_destroy(ss_plugin_t *s);
+/* the mock's own: the toolchain that built it and the SDK it uses */
+char *cgocost_go_version(void);
+char *cgocost_sdk_version(void);
 ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
 				   const ss_plugin_field_extract_input *in);
 
@@ -75,6 +78,7 @@ int main(int argc, char **argv)
 	printf("# mode: %s requested, %s in effect (verified: Extract ran on thread %llu, the caller is %d)\n",
 	       async ? "async" : "sync", tid.res.u64[0] == (uint64_t)gettid() ? "sync" : "async",
 	       (unsigned long long)tid.res.u64[0], (int)gettid());
+	printf("# built: %s, plugin-sdk-go %s\n", cgocost_go_version(), cgocost_sdk_version());
 	plugin_destroy(s);
 	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUN_FAILED;
 }

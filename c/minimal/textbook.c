@@ -31,6 +31,8 @@
 
 ss_plugin_t *plugin_init(const ss_plugin_init_input *in, ss_plugin_rc *rc);
 void plugin_destroy(ss_plugin_t *s);
+char *cgocost_go_version(void); /* the mock's own: its toolchain and SDK */
+char *cgocost_sdk_version(void);
 ss_plugin_rc plugin_extract_fields(ss_plugin_t *s, const ss_plugin_event_input *evt,
 				   const ss_plugin_field_extract_input *in);
 
@@ -208,6 +210,7 @@ int main(int argc, char **argv)
 	printf("# mode: %s requested, %s in effect (verified: Extract ran on thread %d, the caller is %d, %s)\n",
 	       async ? "async" : "sync", l.ran_on == l.caller ? "sync" : "async", l.ran_on, l.caller,
 	       l.on_main ? "the main thread" : "a pthread");
+	printf("# built: %s, plugin-sdk-go %s\n", cgocost_go_version(), cgocost_sdk_version());
 	plugin_destroy(l.s);
 	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUN_FAILED;
 }

@@ -235,7 +235,8 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	unsigned long long ns, n;
 	double per;
 	char requested[MODE_NAME_MAX], effect[MODE_NAME_MAX];
-	const char *mode = strstr(out, "\n# mode: "), *base = strrchr(exe, '/');
+	const char *mode = strstr(out, "\n# mode: "), *built = strstr(out, "\n# built: "), *base = strrchr(exe, '/');
+	char go[64], sdk[64];
 	/* bench-textbook's cell is its own (paired, on a pthread); the rest are bench-minimal's */
 	const char *driver = strcmp(base ? base + 1 : exe, "bench-textbook") == 0 ? "textbook" : "minimal";
 	struct cell_rec *c;
@@ -260,8 +261,15 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	snprintf(c->allocator_path, sizeof(c->allocator_path), "not measured by the minimal driver");
 	snprintf(c->lib, sizeof(c->lib), "archive");
 	snprintf(c->executable, sizeof(c->executable), "%s", exe);
+	/* "# built: go1.26.8, plugin-sdk-go v0.8.3": the mock's own report
+	 * (a driver built before it printed none) */
 	snprintf(c->go_version, sizeof(c->go_version), "unknown");
 	snprintf(c->sdk_version, sizeof(c->sdk_version), "unknown");
+	if (built != NULL && sscanf(built, "\n# built: %63[^,\n], plugin-sdk-go %63[^ \n]", go, sdk) == 2 &&
+	    strncmp(go, "go", 2) == 0) {
+		snprintf(c->go_version, sizeof(c->go_version), "%s", go);
+		snprintf(c->sdk_version, sizeof(c->sdk_version), "%s", sdk);
+	}
 	snprintf(c->requested, sizeof(c->requested), "%s", async ? "async" : "sync");
 	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
 	c->stalled_launches_rerun = -1;

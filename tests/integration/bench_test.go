@@ -298,6 +298,9 @@ func TestMinimalDriver(t *testing.T) {
 		if want := "# mode: " + mode + " requested, " + mode + " in effect (verified"; !strings.Contains(r.stdout, want) {
 			t.Fatalf("bench-minimal %v: no %q in\n%s", args, want, r.stdout)
 		}
+		if !regexp.MustCompile(`(?m)^# built: go1\.[0-9.]+, plugin-sdk-go v[0-9.]+$`).MatchString(r.stdout) {
+			t.Fatalf("bench-minimal %v: no '# built: go..., plugin-sdk-go v...' line in\n%s", args, r.stdout)
+		}
 	}
 	if r := run(t, filepath.Join(dir, "bench-minimal"), nil, "-n", "0"); r.code != 2 {
 		t.Fatalf("bench-minimal -n 0: exit %d, want 2", r.code)

@@ -71,8 +71,10 @@ type pairedDoc struct {
 		} `json:"ratios"`
 	} `json:"paired"`
 	Cells []struct {
-		Name string `json:"name"`
-		Mode struct {
+		Name       string `json:"name"`
+		GoVersion  string `json:"go_version"`
+		SDKVersion string `json:"sdk_version"`
+		Mode       struct {
 			Requested string `json:"requested"`
 			InEffect  string `json:"in_effect"`
 		} `json:"mode"`
@@ -180,6 +182,15 @@ func TestPairedCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := checkPaired(t, string(out), 10)
+	// the textbook cells name the toolchain and SDK of the mock they link,
+	// the same as bench's (they once said "unknown")
+	for _, c := range d.Cells {
+		if strings.HasSuffix(c.Name, "/driver=textbook") && (c.GoVersion != d.Cells[0].GoVersion ||
+			c.SDKVersion != d.Cells[0].SDKVersion || !strings.HasPrefix(c.GoVersion, "go1.")) {
+			t.Fatalf("%s: %s, %s; %s: %s, %s", c.Name, c.GoVersion, c.SDKVersion, d.Cells[0].Name,
+				d.Cells[0].GoVersion, d.Cells[0].SDKVersion)
+		}
+	}
 	// no --lead-in-us: every lead-in ran until steady, capped
 	if p := d.Paired; p.SteadyMaxUs == nil || !(*p.SteadyMaxUs > 0) || p.Capped == nil {
 		t.Fatalf("the lead-ins are not the steady ones: %+v", p)

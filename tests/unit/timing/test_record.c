@@ -235,6 +235,32 @@ static void test_minimal_parses(void **state)
 	assert_int_equal(p->batches[0].ops, 1000);
 	assert_false(p->async_in_effect);
 	assert_string_equal(c->launches[0].mode_in_effect, "sync");
+	/* a driver that printed no "# built:" line: the versions are unknown */
+	assert_string_equal(c->go_version, "unknown");
+	assert_string_equal(c->sdk_version, "unknown");
+	doc_free(&d);
+}
+
+/* The mock's toolchain and SDK, as the drivers print them; a line that is
+ * no Go version leaves them unknown. */
+static void test_minimal_reads_the_versions(void **state)
+{
+	struct options o;
+	struct doc d;
+	char out[512];
+	(void)state;
+
+	options_defaults(&o);
+	snprintf(out, sizeof(out), "%s# built: go1.27.3, plugin-sdk-go v0.8.3\n", minimal_out);
+	assert_int_equal(record_minimal(&d, out, &o, 0, "/x/bench-textbook"), 0);
+	assert_string_equal(d.cells[0].go_version, "go1.27.3");
+	assert_string_equal(d.cells[0].sdk_version, "v0.8.3");
+	assert_non_null(strstr(d.cells[0].name, "/driver=textbook"));
+	doc_free(&d);
+	snprintf(out, sizeof(out), "%s# built: nonsense, plugin-sdk-go v0.8.3\n", minimal_out);
+	assert_int_equal(record_minimal(&d, out, &o, 0, "/x/bench-minimal"), 0);
+	assert_string_equal(d.cells[0].go_version, "unknown");
+	assert_string_equal(d.cells[0].sdk_version, "unknown");
 	doc_free(&d);
 }
 
@@ -283,8 +309,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_launch_counts),	cmocka_unit_test(test_cell_names),
 		cmocka_unit_test(test_latency_records), cmocka_unit_test(test_latency_rate_name),
-		cmocka_unit_test(test_minimal_parses),	cmocka_unit_test(test_minimal_refuses),
-		cmocka_unit_test(test_async_reason),
+		cmocka_unit_test(test_minimal_parses),	cmocka_unit_test(test_minimal_reads_the_versions),
+		cmocka_unit_test(test_minimal_refuses), cmocka_unit_test(test_async_reason),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
