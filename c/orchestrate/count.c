@@ -78,18 +78,26 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 	return buf;
 }
 
-/* The variant of a single launch's cell: exe with the options as they are
- * (child_args adds --async-extra-ns to an async variant: a plan's; a
- * single launch's options have it cleared in the copy counted). */
-static void single_variant(const char *exe, const struct options *o, struct variant *v, struct options *co)
+/* The variant of a single launch's cell, allocated (free it): exe with the
+ * options as they are (child_args adds --async-extra-ns to an async
+ * variant: a plan's; a single launch's options have it cleared in the copy
+ * counted, co). NULL, and err set, out of memory. */
+static struct variant *single_variant(const char *exe, const struct options *o, struct options *co, const char *what,
+				      char *err, size_t errlen)
 {
-	memset(v, 0, sizeof(*v));
+	struct variant *v = calloc(1, sizeof(*v));
+
+	if (v == NULL) {
+		snprintf(err, errlen, "--count %s: out of memory", what);
+		return NULL;
+	}
 	snprintf(v->exe, sizeof(v->exe), "%s", exe);
 	v->async = o->async;
 	v->work = -1;
 	v->host_calls = -1;
 	*co = *o;
 	co->async_extra_ns = 0;
+	return v;
 }
 
 /* The figure of one count from its per-pair values. */
@@ -182,14 +190,11 @@ int count_instructions_pair(const struct options *o, const char *exe, struct cou
 			    char **output, char *err, size_t errlen)
 {
 	struct options co;
-	struct variant *v = malloc(sizeof(*v));
+	struct variant *v = single_variant(exe, o, &co, "instructions", err, errlen);
 	int status;
 
-	if (v == NULL) {
-		snprintf(err, errlen, "--count instructions: out of memory");
+	if (v == NULL)
 		return EXIT_RUN_FAILED;
-	}
-	single_variant(exe, o, v, &co);
 	status = instructions_pair(&co, v, 0, r, long_first, output, err, errlen);
 	free(v);
 	return status;
@@ -227,14 +232,11 @@ int count_variant_instructions(const struct options *o, const struct variant *v,
 int count_instructions(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
 {
 	struct options co;
-	struct variant *v = malloc(sizeof(*v));
+	struct variant *v = single_variant(exe, o, &co, "instructions", err, errlen);
 	int status;
 
-	if (v == NULL) {
-		snprintf(err, errlen, "--count instructions: out of memory");
+	if (v == NULL)
 		return EXIT_RUN_FAILED;
-	}
-	single_variant(exe, o, v, &co);
 	status = count_variant_instructions(&co, v, 0, r, err, errlen);
 	free(v);
 	return status;
@@ -348,14 +350,11 @@ int count_variant_syscalls(const struct options *o, const struct variant *cell, 
 int count_syscalls(const struct options *o, const char *exe, struct counts_rec *r, char *err, size_t errlen)
 {
 	struct options co;
-	struct variant *v = malloc(sizeof(*v));
+	struct variant *v = single_variant(exe, o, &co, "syscalls", err, errlen);
 	int status;
 
-	if (v == NULL) {
-		snprintf(err, errlen, "--count syscalls: out of memory");
+	if (v == NULL)
 		return EXIT_RUN_FAILED;
-	}
-	single_variant(exe, o, v, &co);
 	status = count_variant_syscalls(&co, v, 0, r, err, errlen);
 	free(v);
 	return status;
