@@ -226,11 +226,11 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 		  uint64_t run_t0, char *err, size_t errlen)
 {
 	uint64_t t0 = now_ns(), budget = (uint64_t)(o->time_s * 1e9), lead = o->lead_in_us * 1000;
-	/* --lead-in-us given: a fixed lead-in; else until steady, capped, and
+	/* fixed lead-ins (--lead-in-us given), or until steady, capped, and
 	 * --lead-in-us's default at least after an async block or a start (the
 	 * worker before spins on for 1 ms: a sync block in its wake was 1.1%
-	 * slower, docs/results.md) */
-	uint32_t steady_max = o->lead_in_set ? 0 : OPT_LEAD_IN_STEADY_MAX_US;
+	 * slower, docs/results.md); prepare decided which */
+	uint32_t steady_max = pr->has_steady ? (uint32_t)pr->lead_in_steady_max_us : 0;
 	uint64_t gen = (uint64_t)(pr->generation_s * 1e9);
 	uint32_t done = 0;
 	int order[MAX_CELLS], tty = isatty(2), prev = -1; /* the cell of the block before: none at a start */
@@ -352,7 +352,7 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 	memset(pr, 0, sizeof(*pr));
 	pr->block_ms = o->n_set ? 0 : o->block_ms;
 	pr->lead_in_us = (double)o->lead_in_us;
-	pr->has_steady = !o->lead_in_set;
+	pr->has_steady = !o->lead_in_set; /* --lead-in-us given: fixed lead-ins */
 	pr->lead_in_steady_max_us = pr->has_steady ? OPT_LEAD_IN_STEADY_MAX_US : 0;
 	pr->budget_s = o->time_s;
 	pr->precision_pct = o->precision_pct;
