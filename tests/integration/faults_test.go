@@ -155,9 +155,15 @@ func TestAgainstCellsMustMatch(t *testing.T) {
 	}
 }
 
-// blockingPlugin is a C plugin whose extraction never returns after its
-// first call (the one made when it is loaded).
-const blockingPlugin = `#include <stdint.h>
+// handoffPlugin is the source of two C plugins that hand over through a
+// file, MARK_PATH: the "blocking" one's extraction never returns after its
+// first call (the one made when it is loaded), and creates the file as it
+// blocks; the "gated" one's second extraction (its first after the load)
+// waits for the file, at most 60 s. As --busy and --plugin, the run's
+// callers then cannot end before the --busy thread has blocked, however
+// the machine schedules it, and a few thousand calls make the run.
+const handoffPlugin = `#include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 typedef struct { uint64_t *u64; } res_t;
@@ -173,13 +179,32 @@ void plugin_destroy(void *s) { free(s); }
 const char *plugin_get_last_error(void *s) { (void)s; return ""; }
 int32_t plugin_extract_fields(void *s, const void *evt, const input_t *in) {
 	(void)s; (void)evt;
-	if (++calls > 1) /* the first is the load's; the --busy thread's never returns */
+#ifdef BLOCKING
+	if (++calls > 1) { /* the first is the load's; the --busy thread's never returns */
+		int fd = open(MARK_PATH, O_CREAT | O_WRONLY, 0600);
+		if (fd >= 0)
+			close(fd);
 		for (;;)
 			pause();
+	}
+#else
+	if (++calls == 2)
+		for (int i = 0; i < 6000 && access(MARK_PATH, F_OK) != 0; i++)
+			usleep(10000);
+#endif
 	for (uint32_t i = 0; i < in->num_fields; i++) { in->fields[i].res.u64 = &seven; in->fields[i].res_len = 1; }
 	return 0;
 }
 `
+
+// handoffPlugins builds the blocking and the gated plugin of handoffPlugin
+// around one mark file.
+func handoffPlugins(t *testing.T) (blocking, gated string) {
+	t.Helper()
+	mark := strconv.Quote(filepath.Join(t.TempDir(), "blocked"))
+	src := strings.ReplaceAll(handoffPlugin, "MARK_PATH", mark)
+	return buildSharedLib(t, "blocking", "#define BLOCKING 1\n"+src), buildSharedLib(t, "gated", src)
+}
 
 // The hangs --stall-timeout did not end: a --busy library whose extraction
 // never returns (the run waited to join its thread, for ever); an
@@ -197,18 +222,18 @@ func TestStallTimeoutEndsEveryHang(t *testing.T) {
 	bench, host := filepath.Join(dir, "bench"), filepath.Join(dir, "bench-host")
 	tmp := t.TempDir()
 	sleeper := script(t, tmp, "sleeper.sh", "exec sleep 4321\n")
-	blocking := buildSharedLib(t, "blocking", blockingPlugin)
+	blocking, gated := handoffPlugins(t)
 	for _, c := range []struct {
 		name string
 		exe  string
 		args []string
 		want string
 	}{
-		// -n 2e8 of the C plugin (2 to 6 s): the --busy thread surely makes
-		// its second call, the one that never returns, before the run ends
-		// (at 2e6, 20 ms, a loaded machine could leave it unscheduled until
-		// the end: the retried launch passed)
-		{"busy", host, []string{"--plugin", filepath.Join(dir, "libcmock.so"), "--field", "mock.u64.0", "-n", "200000000",
+		// the gated plugin's callers wait for the --busy thread to block
+		// (at 2e6 calls of the C plugin instead, a loaded machine could
+		// leave it unscheduled until the end; at 2e8, the run's length
+		// grew with the load: 67 s once)
+		{"busy", host, []string{"--plugin", gated, "--field", "mock.u64.0", "-n", "2000",
 			"--busy", blocking, "--stall-timeout", "3"}, "the --busy library " + blocking + " made no progress for --stall-timeout"},
 		{"launches", bench, []string{"-n", "2000", "--against", sleeper, "--interleave", "launches", "--launches", "12",
 			"--stall-timeout", "5"}, "launch of " + sleeper + " was still running after"},
