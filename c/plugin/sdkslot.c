@@ -1,0 +1,130 @@
+/* plugin/sdkslot.c — see sdkslot.h. */
+#include "plugin/sdkslot.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The symbol in a mapped ELF64 image of `size` bytes; every offset is
+ * checked against the size (a file is input). */
+static int find_in_image(const unsigned char *img, size_t size, const char *name, Elf64_Sym *out, int *is_dyn,
+			 char *why, size_t whylen)
+{
+	const Elf64_Ehdr *eh = (const void *)img;
+	const Elf64_Shdr *sh;
+
+	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return snprintf(why, whylen, "not an ELF64 file"), -1;
+	if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
+	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+		return snprintf(why, whylen, "its section headers lie outside the file"), -1;
+	*is_dyn = eh->e_type == ET_DYN;
+	sh = (const void *)(img + eh->e_shoff);
+	for (unsigned i = 0; i < eh->e_shnum; i++) {
+		const Elf64_Shdr *st;
+		const char *str;
+
+		if (sh[i].sh_type != SHT_SYMTAB)
+			continue;
+		if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
+			return snprintf(why, whylen, "its symbol table lies outside the file"), -1;
+		st = &sh[sh[i].sh_link];
+		if (st->sh_offset > size || st->sh_size > size - st->sh_offset || st->sh_size == 0)
+			return snprintf(why, whylen, "its string table lies outside the file"), -1;
+		str = (const char *)(img + st->sh_offset);
+		for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++) {
+			const Elf64_Sym *s = (const void *)(img + sh[i].sh_offset + k * sizeof(Elf64_Sym));
+			size_t left;
+
+			if (s->st_name >= st->sh_size || ELF64_ST_TYPE(s->st_info) != STT_OBJECT)
+				continue;
+			left = st->sh_size - s->st_name;
+			if (strnlen(str + s->st_name, left) < left && strcmp(str + s->st_name, name) == 0) {
+				*out = *s;
+				return 0;
+			}
+		}
+		return snprintf(why, whylen, "no object %s in its symbol table", name), -1;
+	}
+	return snprintf(why, whylen, "no symbol table (stripped)"), -1;
+}
+
+int elf_local_object(const char *file, uintptr_t base, const char *name, uintptr_t *addr, char *why, size_t whylen)
+{
+	struct stat st;
+	void *img;
+	Elf64_Sym sym;
+	int fd = open(file, O_RDONLY | O_CLOEXEC), rc, is_dyn = 0;
+
+	if (fd < 0)
+		return snprintf(why, whylen, "cannot open %s: %s", file, strerror(errno)), -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return snprintf(why, whylen, "%s is not a regular file", file), -1;
+	}
+	img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (img == MAP_FAILED)
+		return snprintf(why, whylen, "cannot map %s: %s", file, strerror(errno)), -1;
+	rc = find_in_image(img, (size_t)st.st_size, name, &sym, &is_dyn, why, whylen);
+	munmap(img, (size_t)st.st_size);
+	if (rc != 0)
+		return -1;
+	if (sym.st_size != sizeof(void *))
+		return snprintf(why, whylen, "%s is %llu bytes, not a pointer", name, (unsigned long long)sym.st_size),
+		       -1;
+	*addr = (is_dyn ? base : 0) + (uintptr_t)sym.st_value;
+	return 0;
+}
+
+int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen)
+{
+	uintptr_t h = (uintptr_t)handle, at;
+	long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	const void *instance;
+	int lock;
+
+	if (slots == 0)
+		return snprintf(why, whylen, "the SDK has no async slots (async never started)"), -1;
+	if (h == 0 || h > 65536)
+		return snprintf(why, whylen, "instance %#lx is no SDK handle", (unsigned long)h), -1;
+	at = slots + (h - 1) * SDK_SLOT_BYTES;
+	memcpy(&instance, (const void *)(at + SDK_SLOT_INSTANCE_AT), sizeof(instance));
+	lock = atomic_load((const _Atomic int *)(at + SDK_SLOT_LOCK_AT));
+	if (instance != handle || lock != SDK_SLOT_LOCK_WAIT)
+		return snprintf(why, whylen,
+				"slot %lu does not hold instance %lu waiting (instance %#lx, lock %d): not the "
+				"layout of plugin-sdk-go v0.8.3",
+				(unsigned long)(h - 1), (unsigned long)h, (unsigned long)(uintptr_t)instance, lock),
+		       -1;
+	out->addr = at;
+	out->line_bytes = line > 0 ? (unsigned)line : 64u;
+	out->line_offset = (unsigned)(at % out->line_bytes);
+	out->lines = (out->line_offset + SDK_SLOT_BYTES + out->line_bytes - 1) / out->line_bytes;
+	return 0;
+}
+
+int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, char *why, size_t whylen)
+{
+	Dl_info dl, self;
+	uintptr_t var, slots;
+	const char *file;
+
+	if (init == NULL || dladdr(init, &dl) == 0 || dl.dli_fname == NULL || dl.dli_fbase == NULL ||
+	    dladdr((const void *)sdk_slot_locate, &self) == 0)
+		return snprintf(why, whylen, "cannot tell which object holds plugin_init"), -1;
+	/* the main program (this code is linked into it) goes by argv[0]'s
+	 * name; its file is /proc/self/exe */
+	file = dl.dli_fbase == self.dli_fbase ? "/proc/self/exe" : dl.dli_fname;
+	if (elf_local_object(file, (uintptr_t)dl.dli_fbase, SDK_SLOTS_SYMBOL, &var, why, whylen) != 0)
+		return -1;
+	memcpy(&slots, (const void *)var, sizeof(slots));
+	return sdk_slot_of(slots, handle, out, why, whylen);
+}

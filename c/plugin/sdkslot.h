@@ -1,0 +1,52 @@
+/* plugin/sdkslot.h — where the Go plugin SDK's async request slot of one
+ * plugin instance lies, found and checked, never assumed.
+ *
+ * The SDK (plugin-sdk-go, pkg/sdk/symbols/extract) mallocs its async slots
+ * once, an array of 56-byte records indexed by the instance's handle minus
+ * one, and keeps the array in a static pointer, s_async_ctx_batch. An async
+ * extraction is the caller writing its slot and the worker answering in
+ * it, so the cache lines the slot spans are the lines every extraction
+ * moves between the two CPUs; where the array starts is whatever the
+ * allocator returned (glibc and jemalloc differ by 32 bytes here).
+ *
+ * The pointer is a local symbol: it is read from the library file's own
+ * symbol table (.symtab, which Go's linker keeps), relocated by where the
+ * object is loaded. The layout is the SDK's, checked on the slot itself:
+ * after an async extraction, the slot's instance field holds the handle
+ * and its lock reads "waiting". Anything else is "not found", with why. */
+#ifndef CGOCOST_PLUGIN_SDKSLOT_H
+#define CGOCOST_PLUGIN_SDKSLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The SDK's slot record, as plugin-sdk-go v0.8.3 lays it out (extract.h):
+ * the lock at 0, the instance at 8, the answer at 48, 56 bytes in all. */
+#define SDK_SLOT_BYTES	     56u
+#define SDK_SLOT_LOCK_AT     0u
+#define SDK_SLOT_INSTANCE_AT 8u
+#define SDK_SLOT_LOCK_WAIT   1 /* the worker waits for a request */
+#define SDK_SLOTS_SYMBOL     "s_async_ctx_batch"
+
+struct sdk_slot {
+	uintptr_t addr;	      /* the slot's address */
+	unsigned line_bytes;  /* the L1 data cache's line (sysconf; 64 if unknown) */
+	unsigned line_offset; /* addr % line_bytes */
+	unsigned lines;	      /* lines its SDK_SLOT_BYTES span */
+};
+
+/* The address a local data symbol of the ELF file `file` has in this
+ * process, the object being loaded at `base` (dladdr's dli_fbase). 0, or
+ * -1 with why (no such file, not ELF64, no symbol table, no such object). */
+int elf_local_object(const char *file, uintptr_t base, const char *name, uintptr_t *addr, char *why, size_t whylen);
+
+/* The slot of the instance `handle` of the library whose plugin_init is
+ * `init`: found in the file that holds it, checked (call it after an
+ * async extraction of that instance, while no other is under way). 0, or
+ * -1 with why. */
+int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, char *why, size_t whylen);
+
+/* The same from a slot array's address (for the check's own test). */
+int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen);
+
+#endif
