@@ -290,6 +290,16 @@ static void latency_fields(struct obj *o, void *rec)
 	f_num(o, "cpu_ns_per_event", &l->cpu_ns_per_event);
 }
 
+/* The SDK's async slot: where it lay, or why that is unknown. */
+static void async_slot_fields(struct obj *o, void *rec)
+{
+	struct caller_rec *p = rec;
+	f_u32(o, "line_bytes", &p->slot_line_bytes);
+	f_u32(o, "line_offset", &p->slot_line_offset);
+	f_u32(o, "lines", &p->slot_lines);
+	f_text(o, "why", p->slot_why, sizeof(p->slot_why), 1);
+}
+
 static void caller_fields(struct obj *o, void *rec)
 {
 	struct caller_rec *p = rec;
@@ -305,6 +315,8 @@ static void caller_fields(struct obj *o, void *rec)
 	f_sub(o, "caller", caller_thread_fields, p, NULL);
 	f_sub(o, "extract_thread", extract_thread_fields, p, NULL);
 	f_bool(o, "async_in_effect", &p->async_in_effect);
+	if (f_opt(o, "async_slot", &p->has_async_slot))
+		f_sub(o, "async_slot", async_slot_fields, p, NULL);
 	f_sub(o, "noise", noise_fields, p, NULL);
 	if (f_opt(o, "latency", &p->has_latency))
 		f_sub(o, "latency", latency_fields, &p->latency, NULL);

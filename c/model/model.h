@@ -154,6 +154,11 @@ struct caller_rec {
 	int64_t pinned_cpu;		   /* -1: not pinned */
 	uint64_t extract_tid, extract_cpu; /* where the last probe's Extract ran */
 	int async_in_effect;
+	/* async in effect: where the SDK's request slot of the instance lay
+	 * (plugin/sdkslot.h); line_bytes 0: not found, why says why */
+	int has_async_slot;
+	uint32_t slot_line_bytes, slot_line_offset, slot_lines;
+	char slot_why[160];
 	uint64_t thread_cpu_ns, vol_switches, invol_switches;
 	int64_t migrations; /* -1: unknown */
 	int has_latency;

@@ -29,6 +29,14 @@ static void plugin_lines(FILE *out, const struct launch_rec *l, double *sync_med
 			"# plugin %u: cold %.1f us; batches median %.2f ns/extraction, slowest %.2f, stalls %u of %zu\n",
 			p->index, (double)p->cold_ns / 1e3, p->median_batch_ns, p->slowest_batch_ns, p->stalled_batches,
 			p->nbatches);
+		if (p->has_async_slot && p->slot_line_bytes)
+			fprintf(out,
+				"# plugin %u: the SDK's async slot lies %u bytes into a %u-byte cache line: it spans %u line%s, "
+				"which both sides write at every extraction\n",
+				p->index, p->slot_line_offset, p->slot_line_bytes, p->slot_lines,
+				p->slot_lines == 1 ? "" : "s");
+		else if (p->has_async_slot)
+			fprintf(out, "# plugin %u: the SDK's async slot not found: %s\n", p->index, p->slot_why);
 		if (p->async_in_effect && isnan(*async_med))
 			*async_med = p->median_batch_ns;
 		if (!p->async_in_effect && isnan(*sync_med))

@@ -114,6 +114,11 @@ static int record_caller(struct caller_rec *c, const struct plugin_run *p)
 	c->extract_tid = p->after.tid;
 	c->extract_cpu = p->after.cpu;
 	c->async_in_effect = p->async_in_effect;
+	c->has_async_slot = p->slot_looked;
+	c->slot_line_bytes = p->slot.line_bytes;
+	c->slot_line_offset = p->slot.line_offset;
+	c->slot_lines = p->slot.lines;
+	snprintf(c->slot_why, sizeof(c->slot_why), "%s", p->slot.line_bytes ? "" : p->slot_why);
 	c->thread_cpu_ns = p->noise.thread_cpu_ns;
 	c->vol_switches = p->noise.vol_switches;
 	c->invol_switches = p->noise.invol_switches;

@@ -234,6 +234,14 @@ static void verify_after(struct job *j)
 		return;
 	}
 	pr->async_in_effect = after;
+	/* where the SDK's slot of this instance lies: the lines each async
+	 * extraction moves (the probe was the last request: it waits now) */
+	if (after && j->sh->scen == SCEN_EXTRACT && j->x) {
+		pr->slot_looked = 1;
+		if (sdk_slot_locate((const void *)j->x->lib->syms.init, j->x->s, &pr->slot, pr->slot_why,
+				    sizeof(pr->slot_why)) != 0)
+			pr->slot.line_bytes = 0;
+	}
 }
 
 /* One caller: cold call, probe, warm-up, timed batches, noise, probe. */

@@ -13,6 +13,7 @@
 #include "model/model.h"
 #include "model/options.h"
 #include "plugin/extractor.h"
+#include "plugin/sdkslot.h"
 #include "timing/pool.h"
 #include "timing/series.h"
 
@@ -33,6 +34,9 @@ struct plugin_run {
 	struct probe before, after; /* untimed probes around warm-up and batches */
 	int async_in_effect;	    /* Extract ran on another thread than the caller */
 	int mode_known;		    /* the plugin told which thread ran Extract (mock.tid) */
+	int slot_looked;	    /* async in effect: the SDK's slot was looked for */
+	struct sdk_slot slot;	    /* found: line_bytes > 0; else slot_why */
+	char slot_why[160];
 	struct noise noise;
 	double median_per_op, slowest_per_op; /* of its batches */
 	uint32_t stalls;		      /* batches 1 ms or more above the median */

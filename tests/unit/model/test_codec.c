@@ -156,6 +156,54 @@ static void test_floors_spread(void **state)
 	doc_free(&d);
 }
 
+/* A caller's async_slot: absent unless looked for; where the slot lay, or
+ * why that is unknown, written and read back the same. */
+static void test_async_slot(void **state)
+{
+	struct doc d, back;
+	char err[512] = "";
+	char *one, *two;
+	struct caller_rec *c;
+
+	(void)state;
+	two_cells(&d);
+	one = doc_dumps(&d, 0);
+	assert_non_null(one);
+	assert_null(strstr(one, "async_slot"));
+	free(one);
+
+	c = &d.cells[1].launches[2].callers[0];
+	c->has_async_slot = 1;
+	c->slot_line_bytes = 64;
+	c->slot_line_offset = 32;
+	c->slot_lines = 2;
+	c = &d.cells[1].launches[1].callers[0];
+	c->has_async_slot = 1;
+	snprintf(c->slot_why, sizeof(c->slot_why), "no symbol table (stripped)");
+	one = doc_dumps(&d, 0);
+	assert_non_null(one);
+	assert_non_null(strstr(one, "\"why\": null"));
+	if (doc_loads(&back, one, strlen(one), err, sizeof(err)) != 0)
+		fail_msg("read back: %s", err);
+	two = doc_dumps(&back, 0);
+	assert_string_equal(one, two);
+	c = &back.cells[1].launches[2].callers[0];
+	assert_int_equal(c->has_async_slot, 1);
+	assert_int_equal(c->slot_line_bytes, 64);
+	assert_int_equal(c->slot_line_offset, 32);
+	assert_int_equal(c->slot_lines, 2);
+	assert_string_equal(c->slot_why, "");
+	c = &back.cells[1].launches[1].callers[0];
+	assert_int_equal(c->has_async_slot, 1);
+	assert_int_equal(c->slot_line_bytes, 0);
+	assert_string_equal(c->slot_why, "no symbol table (stripped)");
+	assert_int_equal(back.cells[1].launches[0].callers[0].has_async_slot, 0);
+	doc_free(&back);
+	free(one);
+	free(two);
+	doc_free(&d);
+}
+
 /* --worker-cpu's records: the option (null when not given), the machine's
  * worker_topology and a launch's worker_side, written and read back the
  * same; without the option none of the three is written, and a bad CPU
@@ -339,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),   cmocka_unit_test(test_floors_spread),
 		cmocka_unit_test(test_refusals),     cmocka_unit_test(test_doc_begin),
 		cmocka_unit_test(test_choice_words), cmocka_unit_test(test_worker_side),
+		cmocka_unit_test(test_async_slot),
 	};
 	return cmocka_run_group_tests_name("codec", tests, NULL, NULL);
 }
