@@ -228,9 +228,10 @@ $(BUILD)/bench-minimal: c/minimal/main.c c/plugin/plugin_fields.h c/base/names.h
 
 # The textbook loop as a paired cell (c/minimal/textbook.c): the same
 # c-archive, the base layer's whole reads and writes for the blocks
-# protocol, and the stats layer's steady-state rule for its lead-ins.
-$(BUILD)/bench-textbook: c/minimal/textbook.c c/timing/blockmsg.h c/plugin/plugin_fields.h c/base/names.h c/stats/steady.h $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a | $(BUILD)/.modules
-	$(COMPILE) -o $@ $< $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a -pthread -lm -ldl
+# protocol, the stats layer's steady-state rule for its lead-ins, and the
+# plugin layer's finder of the SDK's async slot (plugin/sdkslot.o alone).
+$(BUILD)/bench-textbook: c/minimal/textbook.c c/timing/blockmsg.h c/plugin/plugin_fields.h c/plugin/sdkslot.h c/base/names.h c/stats/steady.h $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_plugin.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a | $(BUILD)/.modules
+	$(COMPILE) -o $@ $< $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_plugin.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a -pthread -lm -ldl
 
 # archive vs shared x sync vs async, interleaved launch by launch, with the
 # floors (and the reference handoff); then the anatomy of one extraction,

@@ -7,7 +7,8 @@
  * prints it. Shared with bench: the blocks protocol's records and pipes
  * (timing/blockmsg.h), whole reads and writes (base/fdio.h), the
  * lead-in's steady-state rule (stats/steady.h) and, with -c, the
- * placement (base/sysinfo.h). Its own: the request, the calling thread,
+ * placement (base/sysinfo.h); plugin's finder of the SDK's async slot
+ * (plugin/sdkslot.h). Its own: the request, the calling thread,
  * the lead-in, the timed loop. It calls from a new pthread, as bench's
  * caller does (-m: from the main thread); the mode in effect is verified on
  * that thread by a mock.tid probe. */
@@ -26,6 +27,7 @@
 #include "base/status.h"
 #include "base/sysinfo.h"
 #include "plugin/plugin_fields.h"
+#include "plugin/sdkslot.h"
 #include "stats/steady.h"
 #include "timing/blockmsg.h"
 
@@ -211,6 +213,15 @@ int main(int argc, char **argv)
 	       async ? "async" : "sync", l.ran_on == l.caller ? "sync" : "async", l.ran_on, l.caller,
 	       l.on_main ? "the main thread" : "a pthread");
 	printf("# built: %s, plugin-sdk-go %s\n", cgocost_go_version(), cgocost_sdk_version());
+	if (l.ran_on != l.caller) { /* async: where the SDK's slot lay (plugin/sdkslot.h) */
+		struct sdk_slot slot;
+		char why[160];
+		if (sdk_slot_locate((const void *)plugin_init, l.s, &slot, why, sizeof(why)) == 0)
+			printf("# async slot: %u bytes into a %u-byte cache line, %u line%s\n", slot.line_offset,
+			       slot.line_bytes, slot.lines, slot.lines == 1 ? "" : "s");
+		else
+			printf("# async slot: not found: %s\n", why);
+	}
 	plugin_destroy(l.s);
 	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUN_FAILED;
 }

@@ -240,7 +240,8 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 	unsigned long long ns, n;
 	double per;
 	char requested[MODE_NAME_MAX], effect[MODE_NAME_MAX];
-	const char *mode = strstr(out, "\n# mode: "), *built = strstr(out, "\n# built: "), *base = strrchr(exe, '/');
+	const char *mode = strstr(out, "\n# mode: "), *built = strstr(out, "\n# built: "), *base = strrchr(exe, '/'),
+		   *slot = strstr(out, "\n# async slot: ");
 	char go[64], sdk[64];
 	/* bench-textbook's cell is its own (paired, on a pthread); the rest are bench-minimal's */
 	const char *driver = strcmp(base ? base + 1 : exe, "bench-textbook") == 0 ? "textbook" : "minimal";
@@ -290,6 +291,19 @@ int record_minimal(struct doc *d, const char *out, const struct options *o, int 
 				  .migrations = -1,
 				  .async_in_effect = strcmp(effect, "async") == 0 };
 	p->batches[0] = (struct batch_rec){ ns, n };
+	/* "# async slot: 32 bytes into a 64-byte cache line, 2 lines", or
+	 * "not found: why" (bench-textbook's; a driver built before it, none) */
+	if (slot != NULL && p->async_in_effect) {
+		p->has_async_slot = 1;
+		if (sscanf(slot, "\n# async slot: %u bytes into a %u-byte cache line, %u line", &p->slot_line_offset,
+			   &p->slot_line_bytes, &p->slot_lines) != 3 ||
+		    p->slot_line_bytes == 0) {
+			p->slot_line_bytes = p->slot_line_offset = p->slot_lines = 0;
+			sscanf(slot, "\n# async slot: not found: %159[^\n]", p->slot_why);
+			if (p->slot_why[0] == '\0')
+				snprintf(p->slot_why, sizeof(p->slot_why), "the textbook loop said nothing readable");
+		}
+	}
 	l->ns_per_extraction = p->ns_per_extraction;
 	l->wall_ns = ns;
 	l->cpu_ns_per_extraction = l->callers_cpu_ns_per_extraction = l->other_cpu_ns_per_extraction = NAN;

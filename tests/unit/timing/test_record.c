@@ -264,6 +264,51 @@ static void test_minimal_reads_the_versions(void **state)
 	doc_free(&d);
 }
 
+/* The textbook loop's async slot line, found or not; none in sync, and
+ * none when the line is missing (a driver built before it). */
+static void test_minimal_reads_the_slot(void **state)
+{
+	static const char async_out[] =
+		"plugin 1: 200.00 ns/extraction (elapsed time 2000ns, extractions 10)\n"
+		"# mode: async requested, async in effect (verified: Extract ran on thread 2, the caller is 1, a pthread)\n";
+	struct options o;
+	struct doc d;
+	char out[1024];
+	const struct caller_rec *p;
+	(void)state;
+
+	options_defaults(&o);
+	snprintf(out, sizeof(out), "%s# async slot: 32 bytes into a 64-byte cache line, 2 lines\n", async_out);
+	assert_int_equal(record_minimal(&d, out, &o, 1, "/x/bench-textbook"), 0);
+	p = &d.cells[0].launches[0].callers[0];
+	assert_int_equal(p->has_async_slot, 1);
+	assert_int_equal(p->slot_line_offset, 32);
+	assert_int_equal(p->slot_line_bytes, 64);
+	assert_int_equal(p->slot_lines, 2);
+	doc_free(&d);
+	snprintf(out, sizeof(out), "%s# async slot: 0 bytes into a 64-byte cache line, 1 line\n", async_out);
+	assert_int_equal(record_minimal(&d, out, &o, 1, "/x/bench-textbook"), 0);
+	p = &d.cells[0].launches[0].callers[0];
+	assert_int_equal(p->slot_lines, 1);
+	assert_int_equal(p->slot_line_bytes, 64);
+	doc_free(&d);
+	snprintf(out, sizeof(out), "%s# async slot: not found: no symbol table (stripped)\n", async_out);
+	assert_int_equal(record_minimal(&d, out, &o, 1, "/x/bench-textbook"), 0);
+	p = &d.cells[0].launches[0].callers[0];
+	assert_int_equal(p->has_async_slot, 1);
+	assert_int_equal(p->slot_line_bytes, 0);
+	assert_string_equal(p->slot_why, "no symbol table (stripped)");
+	doc_free(&d);
+	assert_int_equal(record_minimal(&d, async_out, &o, 1, "/x/bench-textbook"), 0);
+	assert_int_equal(d.cells[0].launches[0].callers[0].has_async_slot, 0);
+	doc_free(&d);
+	/* a sync run's line (none is printed) is not read as a slot */
+	snprintf(out, sizeof(out), "%s# async slot: 0 bytes into a 64-byte cache line, 1 line\n", minimal_out);
+	assert_int_equal(record_minimal(&d, out, &o, 0, "/x/bench-textbook"), 0);
+	assert_int_equal(d.cells[0].launches[0].callers[0].has_async_slot, 0);
+	doc_free(&d);
+}
+
 static void test_minimal_refuses(void **state)
 {
 	struct options o;
@@ -307,10 +352,11 @@ static void test_async_reason(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_launch_counts),	cmocka_unit_test(test_cell_names),
-		cmocka_unit_test(test_latency_records), cmocka_unit_test(test_latency_rate_name),
-		cmocka_unit_test(test_minimal_parses),	cmocka_unit_test(test_minimal_reads_the_versions),
-		cmocka_unit_test(test_minimal_refuses), cmocka_unit_test(test_async_reason),
+		cmocka_unit_test(test_launch_counts),	       cmocka_unit_test(test_cell_names),
+		cmocka_unit_test(test_latency_records),	       cmocka_unit_test(test_latency_rate_name),
+		cmocka_unit_test(test_minimal_parses),	       cmocka_unit_test(test_minimal_reads_the_versions),
+		cmocka_unit_test(test_minimal_reads_the_slot), cmocka_unit_test(test_minimal_refuses),
+		cmocka_unit_test(test_async_reason),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
