@@ -140,6 +140,59 @@ static void roundtrip_text(FILE *out, const struct paired_rec *p)
 		     "trips); Hodges-Lehmann over the generations with its signed-rank interval\n");
 }
 
+struct slot_place {
+	uint32_t offset, lines, bytes;
+	unsigned n;
+};
+
+/* Where the Go SDK's async slot lay in each async cell's processes
+ * (plugin/sdkslot.h): the lines an async extraction moves. Each distinct
+ * place with the number of launches (generations) it was found in. */
+static void slots_text(FILE *out, const struct doc *d)
+{
+	int head = 0;
+
+	for (size_t i = 0; i < d->ncells; i++) {
+		struct slot_place seen[4];
+		unsigned nseen = 0, unknown = 0;
+		const struct cell_rec *c = &d->cells[i];
+
+		for (size_t l = 0; l < c->nlaunches; l++)
+			for (size_t k = 0; k < c->launches[l].ncallers; k++) {
+				const struct caller_rec *p = &c->launches[l].callers[k];
+				unsigned j = 0;
+				if (!p->has_async_slot)
+					continue;
+				if (p->slot_line_bytes == 0) {
+					unknown++;
+					continue;
+				}
+				while (j < nseen &&
+				       (seen[j].offset != p->slot_line_offset || seen[j].lines != p->slot_lines))
+					j++;
+				if (j == nseen && nseen < 4)
+					seen[nseen++] = (struct slot_place){ p->slot_line_offset, p->slot_lines,
+									     p->slot_line_bytes, 0 };
+				if (j < nseen)
+					seen[j].n++;
+			}
+		if (nseen == 0 && unknown == 0)
+			continue;
+		if (!head++)
+			fprintf(out, "\nasync slots (the Go SDK's request slot, written from both CPUs at every async "
+				     "extraction; where the allocator put it):\n");
+		fprintf(out, "  %s:", c->name);
+		for (unsigned j = 0; j < nseen; j++)
+			fprintf(out, "%s %u bytes into a %u-byte line, %u line%s (%u launch%s)", j ? ";" : "",
+				seen[j].offset, seen[j].bytes, seen[j].lines, seen[j].lines == 1 ? "" : "s", seen[j].n,
+				seen[j].n == 1 ? "" : "es");
+		if (unknown)
+			fprintf(out, "%s not found in %u launch%s", nseen ? ";" : "", unknown,
+				unknown == 1 ? "" : "es");
+		fputc('\n', out);
+	}
+}
+
 void report_paired_text(FILE *out, const struct doc *d)
 {
 	if (!d->has_paired)
@@ -148,6 +201,7 @@ void report_paired_text(FILE *out, const struct doc *d)
 	cells_text(out, &d->paired);
 	ratios_text(out, &d->paired);
 	roundtrip_text(out, &d->paired);
+	slots_text(out, d);
 	if (d->ncells > 0)
 		report_machine_lines(out, d, &d->cells[0]);
 	report_counts_table_text(out, d); /* a counted --compare's */

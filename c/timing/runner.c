@@ -236,7 +236,7 @@ static void verify_after(struct job *j)
 	pr->async_in_effect = after;
 	/* where the SDK's slot of this instance lies: the lines each async
 	 * extraction moves (the probe was the last request: it waits now) */
-	if (after && j->sh->scen == SCEN_EXTRACT && j->x) {
+	if (after && j->sh->scen == SCEN_EXTRACT && j->x && j->x->lib->runtime_file[0]) { /* a Go plugin's */
 		pr->slot_looked = 1;
 		if (sdk_slot_locate((const void *)j->x->lib->syms.init, j->x->s, &pr->slot, pr->slot_why,
 				    sizeof(pr->slot_why)) != 0)

@@ -191,6 +191,27 @@ func TestPairedCompare(t *testing.T) {
 				d.Cells[0].GoVersion, d.Cells[0].SDKVersion)
 		}
 	}
+	// every async Go cell says where the SDK's slot lay, the textbook's
+	// too (bench/textbook compares two places); no sync cell, and not the
+	// C plugin's (no SDK), and the text report lists them
+	var slots slotDoc
+	if err := json.Unmarshal(out, &slots); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range slots.Cells {
+		name := d.Cells[i].Name
+		goAsync := strings.Contains(name, "/mode=async/") && !strings.HasPrefix(name, "lib=libcmock/")
+		for _, l := range c.Launches {
+			for _, p := range l.Plugins {
+				if s := p.AsyncSlot; (s != nil) != goAsync || s != nil && (s.LineBytes < 16 || s.Lines < 1) {
+					t.Fatalf("%s: async_slot %+v", name, s)
+				}
+			}
+		}
+	}
+	if !regexp.MustCompile(`\n  lib=archive/mode=async/work=bare/p=1/driver=textbook: [0-9]+ bytes into a [0-9]+-byte line, [12] lines? \([0-9]+ launch(es)?\)\n`).MatchString(r.stdout) {
+		t.Fatalf("no async slot of the textbook cell in the text report:\n%s", r.stdout)
+	}
 	// no --lead-in-us: every lead-in ran until steady, capped
 	if p := d.Paired; p.SteadyMaxUs == nil || !(*p.SteadyMaxUs > 0) || p.Capped == nil {
 		t.Fatalf("the lead-ins are not the steady ones: %+v", p)
