@@ -111,7 +111,7 @@ TEST_EXTRA :=
 -include mk/*.mk
 
 .PHONY: all help setup bench compare regress power alloc-matrix test clean test-go test-unit test-integration test-format
-all: $(EXES) $(BUILD)/libcgocost_count.so ## build everything into build/ (the default)
+all: $(EXES) $(BUILD)/libcgocost_count.so $(BUILD)/libcgocost_slot.so ## build everything into build/ (the default)
 
 help: ## list the targets
 	@grep -hE '^[a-z][a-z0-9-]*:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | sort | awk -F'\t' '{ printf "  make %-18s %s\n", $$1, $$2 }'
@@ -283,6 +283,11 @@ test-integration: $(EXES) ## the executables end to end: modes, plugins, exit co
 test-format: ## every C file formatted as .clang-format says
 	clang-format --dry-run --Werror $(C_FILES)
 	@echo "test-format: $(words $(C_FILES)) C files formatted as .clang-format says"
+
+# The placer of the Go SDK's async slots --slot-offset preloads.
+$(BUILD)/libcgocost_slot.so: c/preload/slot_place.c
+	@mkdir -p $(BUILD)
+	$(CC) $(CPPFLAGS) -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE $(CFLAGS) -fPIC -shared -o $@ $< -ldl
 
 # The C-side allocation counter --count-allocs preloads.
 $(BUILD)/libcgocost_count.so: c/preload/alloc_count.c

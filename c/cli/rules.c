@@ -392,6 +392,32 @@ static int check_verdict_budget(const struct options *o, char *err, size_t errle
 /* --worker-cpu N: the async worker side of one async cell on CPU N, the
  * caller on another (the machine's own checks, N allowed and another CPU
  * left for the caller, are cli/setup.c's). 0, or -1 with a message. */
+/* --slot-offset: the SDK's slots exist only where a cell is async; a base
+ * build of --against may predate the option (its children inherit the
+ * preload, and their slots are not checked) */
+static int check_slot_offset(const struct options *o, char *err, size_t errlen)
+{
+	if (o->slot_offset < 0)
+		return 0;
+	if (o->slot_offset % 8 != 0) {
+		snprintf(err, errlen, "--slot-offset %d: the SDK's slots are 8-byte aligned: 0, 8, ..., 56",
+			 o->slot_offset);
+		return -1;
+	}
+	if (!o->async && !o->compare && !o->anatomy) {
+		snprintf(err, errlen,
+			 "--slot-offset places the SDK's async slots: it needs -a, --compare or --anatomy");
+		return -1;
+	}
+	if (o->against || o->nallocators) {
+		snprintf(err, errlen,
+			 "--slot-offset: not with --against or --allocators (every process of the run gets "
+			 "the preload, and their builds or allocators differ)");
+		return -1;
+	}
+	return 0;
+}
+
 static int check_worker_cpu(const struct options *o, char *err, size_t errlen)
 {
 	if (o->worker_cpu < 0)
@@ -504,7 +530,7 @@ int options_check(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (plugin_options_check(o, err, errlen) != 0 || check_exports(o, err, errlen) != 0 ||
-	    check_worker_cpu(o, err, errlen) != 0)
+	    check_worker_cpu(o, err, errlen) != 0 || check_slot_offset(o, err, errlen) != 0)
 		return -1;
 	if (o->ncpus && (uint32_t)o->ncpus < o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1)) {
 		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,

@@ -100,18 +100,20 @@ static int preloads(const struct options *o, char **argv)
 
 	if (o->method != METHOD_HERE) {
 		for (int i = 0; rc == 0 && i < o->nallocators; i++)
-			rc = preload_check(o->allocators[i], o->count_allocs, err, sizeof(err));
+			rc = preload_check(o->allocators[i], o->count_allocs, o->slot_offset, err, sizeof(err));
 		if (rc == 0)
-			rc = preload_check(o->malloc_name, o->count_allocs, err, sizeof(err));
+			rc = preload_check(o->malloc_name, o->count_allocs, o->slot_offset, err, sizeof(err));
+		if (rc == 0) /* the children, the textbook loop's too, inherit the placer */
+			rc = preload_export_slot(o->slot_offset, err, sizeof(err));
 		if (rc != 0) {
 			fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 			return EXIT_BAD_INPUT;
 		}
 		return EXIT_OK;
 	}
-	if (!(o->malloc_name || o->count_allocs || getenv("CGOCOST_PRELOADED")))
+	if (!(o->malloc_name || o->count_allocs || o->slot_offset >= 0 || getenv("CGOCOST_PRELOADED")))
 		return EXIT_OK;
-	if ((rc = preload_reexec(o->malloc_name, o->count_allocs, argv, err, sizeof(err))) != 0) {
+	if ((rc = preload_reexec(o->malloc_name, o->count_allocs, o->slot_offset, argv, err, sizeof(err))) != 0) {
 		fprintf(stderr, "%s: %s%s\n", prog, err, rc == 2 ? " (see --help)" : "");
 		return rc == 2 ? EXIT_BAD_INPUT : EXIT_RUN_FAILED;
 	}
@@ -121,6 +123,10 @@ static int preloads(const struct options *o, char **argv)
 		fprintf(stderr,
 			"%s: --malloc %s was asked for, but malloc is served by %s (%s): the preload did not take\n",
 			prog, o->malloc_name, in_effect, path);
+		return EXIT_RUN_FAILED;
+	}
+	if (o->slot_offset >= 0 && dlsym(RTLD_DEFAULT, "cgocost_slot_place") == NULL) {
+		fprintf(stderr, "%s: --slot-offset: the slot placer is not in the process\n", prog);
 		return EXIT_RUN_FAILED;
 	}
 	if (o->count_allocs && dlsym(RTLD_DEFAULT, "cgocost_alloc_counts") == NULL) {

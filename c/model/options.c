@@ -103,6 +103,8 @@ const struct optdef options_table[] = {
 	 .help = "glibc, jemalloc, tcmalloc or mimalloc: re-execute with\nthat allocator preloaded (verified, named in the header)"},
 	{.name = "count-allocs", .group = GROUP_OBJECTS, .type = T_FLAG, .off = AT(count_allocs), .json = "count_allocs", .child = 1,
 	 .help = "count C-side mallocs and frees per iteration"},
+	{.name = "slot-offset", .arg = "<B>", .group = GROUP_OBJECTS, .type = T_CPU /* an int, -1 unset */, .off = AT(slot_offset), .max = 56, .json = "slot_offset", .json_opt = 1,
+	 .help = "place the Go SDK's async slot array B bytes (0 to 56, a\nmultiple of 8) past a 64-byte line, with a preload, in\nevery process of the run; each async slot found is\nchecked to lie there (default: where the allocator puts\nit, reported per caller)"},
 	{.name = "allocators", .arg = "<list>", .group = GROUP_OBJECTS, .type = T_ALLOCATORS,
 	 .help = "one cell per allocator (e.g. glibc,jemalloc),\ninterleaved launch by launch, each judged against glibc"},
 	{.name = "judge", .arg = "<base> <cur>", .group = GROUP_OBJECTS, .type = T_JUDGE, .judge = 1,
@@ -153,6 +155,7 @@ void options_defaults(struct options *o)
 	o->stall_timeout_s = 20;
 	o->payload_size = OPT_DEFAULT_PAYLOAD;
 	o->worker_cpu = -1;
+	o->slot_offset = -1;
 }
 
 const char *host_calls_name(enum host_calls h)

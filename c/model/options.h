@@ -115,8 +115,9 @@ struct options {
 	double sweep[OPT_MAX_LIST];
 	int ncpus; /* --cpus: how many CPUs were listed (0: no pinning) */
 	int cpus[OPT_MAX_CPUS];
-	int worker_cpu; /* --worker-cpu: the async worker side's one CPU; -1: not pinned */
-	int topology;	/* --topology: list the CPU classes relative to the caller, measure nothing */
+	int worker_cpu;	 /* --worker-cpu: the async worker side's one CPU; -1: not pinned */
+	int slot_offset; /* --slot-offset: where the SDK's async slots start in a line; -1: the allocator's */
+	int topology;	 /* --topology: list the CPU classes relative to the caller, measure nothing */
 	/* plugin libraries (docs/plugins.md) */
 	const char *libs[OPT_MAX_LIBS]; /* --plugin PATH, repeatable: measured, -p callers each */
 	int nlibs;
@@ -209,7 +210,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 58
+#define OPT_COUNT 59
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

@@ -9,21 +9,42 @@
 #include <unistd.h>
 
 #include "base/selfpath.h"
+#include "plugin/sdkslot.h"
 #include "timing/allocs.h"
 
 #define COUNT_LIB    "libcgocost_count.so"
+#define SLOT_LIB     "libcgocost_slot.so"
 #define PRELOAD_MARK "CGOCOST_PRELOADED"
 
 /* The preloads asked for, checked (the allocator known and findable, the
  * counter built): "counter:allocator" into want. 0, or 2 with a message. */
-static int preloads_wanted(const char *malloc_name, int count_allocs, char *want, size_t wantlen, char *err,
-			   size_t errlen)
+/* The slot placer beside the driver, into path: 0, or 2 with a message. */
+static int slot_lib(char *path, size_t len, char *err, size_t errlen)
 {
-	char self[PATH_MAX], count[PATH_MAX];
+	char self[PATH_MAX];
+
+	if (self_path(self, sizeof(self)) != 0 || sibling_path(self, SLOT_LIB, path, len) != 0 ||
+	    access(path, R_OK) != 0) {
+		snprintf(err, errlen, "--slot-offset: %s is not built next to the driver", SLOT_LIB);
+		return 2;
+	}
+	return 0;
+}
+
+static int preloads_wanted(const char *malloc_name, int count_allocs, int slot_offset, char *want, size_t wantlen,
+			   char *err, size_t errlen)
+{
+	char self[PATH_MAX], count[PATH_MAX], slot[PATH_MAX];
 	const char *soname = NULL;
 	size_t used = 0;
 
 	want[0] = '\0';
+	/* first: the placer hands every other allocation to the ones after it */
+	if (slot_offset >= 0) {
+		if (slot_lib(slot, sizeof(slot), err, errlen) != 0)
+			return 2;
+		used += (size_t)snprintf(want + used, wantlen - used, "%s", slot);
+	}
 
 	if (malloc_name && allocator_soname(malloc_name, &soname) != 0) {
 		snprintf(err, errlen, "--malloc: '%s' is not one of glibc, jemalloc, tcmalloc, mimalloc", malloc_name);
@@ -53,27 +74,58 @@ static int preloads_wanted(const char *malloc_name, int count_allocs, char *want
 			snprintf(err, errlen, "--count-allocs: %s is not built next to the driver", COUNT_LIB);
 			return 2;
 		}
-		used += (size_t)snprintf(want + used, wantlen - used, "%s", count);
+		used += (size_t)snprintf(want + used, wantlen - used, "%s%s", used ? ":" : "", count);
 	}
 	if (soname)
 		snprintf(want + used, wantlen - used, "%s%s", used ? ":" : "", soname);
 	return 0;
 }
 
-int preload_check(const char *malloc_name, int count_allocs, char *err, size_t errlen)
+int preload_check(const char *malloc_name, int count_allocs, int slot_offset, char *err, size_t errlen)
 {
 	char want[8192];
-	return preloads_wanted(malloc_name, count_allocs, want, sizeof(want), err, errlen);
+	return preloads_wanted(malloc_name, count_allocs, slot_offset, want, sizeof(want), err, errlen);
 }
 
-int preload_reexec(const char *malloc_name, int count_allocs, char **argv, char *err, size_t errlen)
+/* LD_PRELOAD with path first, unless it is there already. */
+static void preload_first(const char *path)
+{
+	const char *old = getenv("LD_PRELOAD");
+	char preload[16384];
+
+	if (old && strstr(old, path))
+		return;
+	snprintf(preload, sizeof(preload), "%s%s%s", path, old && *old ? ":" : "", old ? old : "");
+	setenv("LD_PRELOAD", preload, 1);
+}
+
+int preload_export_slot(int slot_offset, char *err, size_t errlen)
+{
+	char slot[PATH_MAX], b[16];
+
+	if (slot_offset < 0)
+		return 0;
+	if (slot_lib(slot, sizeof(slot), err, errlen) != 0)
+		return 2;
+	snprintf(b, sizeof(b), "%d", slot_offset);
+	setenv(SDK_SLOT_OFFSET_ENV, b, 1);
+	preload_first(slot);
+	return 0;
+}
+
+int preload_reexec(const char *malloc_name, int count_allocs, int slot_offset, char **argv, char *err, size_t errlen)
 {
 	char want[8192], self[PATH_MAX];
 	const char *mark = getenv(PRELOAD_MARK);
-	int rc = preloads_wanted(malloc_name, count_allocs, want, sizeof(want), err, errlen);
+	int rc = preloads_wanted(malloc_name, count_allocs, slot_offset, want, sizeof(want), err, errlen);
 
 	if (rc != 0)
 		return rc;
+	if (slot_offset >= 0) {
+		char b[16];
+		snprintf(b, sizeof(b), "%d", slot_offset);
+		setenv(SDK_SLOT_OFFSET_ENV, b, 1);
+	}
 	if (want[0] == '\0' && (mark == NULL || *mark == '\0'))
 		return 0;
 	if (mark && strcmp(mark, want) == 0)

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -84,6 +85,12 @@ int elf_local_object(const char *file, uintptr_t base, const char *name, uintptr
 	return 0;
 }
 
+int sdk_slot_offset_asked(void)
+{
+	const char *e = getenv(SDK_SLOT_OFFSET_ENV);
+	return e && *e >= '0' && *e <= '9' ? atoi(e) : -1;
+}
+
 int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen)
 {
 	uintptr_t h = (uintptr_t)handle, at;
@@ -108,6 +115,7 @@ int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char 
 	out->line_bytes = line > 0 ? (unsigned)line : 64u;
 	out->line_offset = (unsigned)(at % out->line_bytes);
 	out->lines = (out->line_offset + SDK_SLOT_BYTES + out->line_bytes - 1) / out->line_bytes;
+	out->array_offset = (unsigned)(slots % out->line_bytes);
 	return 0;
 }
 

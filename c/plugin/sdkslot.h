@@ -27,12 +27,16 @@
 #define SDK_SLOT_INSTANCE_AT 8u
 #define SDK_SLOT_LOCK_WAIT   1 /* the worker waits for a request */
 #define SDK_SLOTS_SYMBOL     "s_async_ctx_batch"
+/* --slot-offset's: set for every process of the run, read by the placer
+ * (c/preload/slot_place.c) and by the checks */
+#define SDK_SLOT_OFFSET_ENV  "CGOCOST_SLOT_OFFSET"
 
 struct sdk_slot {
-	uintptr_t addr;	      /* the slot's address */
-	unsigned line_bytes;  /* the L1 data cache's line (sysconf; 64 if unknown) */
-	unsigned line_offset; /* addr % line_bytes */
-	unsigned lines;	      /* lines its SDK_SLOT_BYTES span */
+	uintptr_t addr;	       /* the slot's address */
+	unsigned line_bytes;   /* the L1 data cache's line (sysconf; 64 if unknown) */
+	unsigned line_offset;  /* addr % line_bytes */
+	unsigned lines;	       /* lines its SDK_SLOT_BYTES span */
+	unsigned array_offset; /* the slot array's address % line_bytes (what --slot-offset places) */
 };
 
 /* The address a local data symbol of the ELF file `file` has in this
@@ -45,6 +49,10 @@ int elf_local_object(const char *file, uintptr_t base, const char *name, uintptr
  * async extraction of that instance, while no other is under way). 0, or
  * -1 with why. */
 int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, char *why, size_t whylen);
+
+/* The array offset --slot-offset asked for this process (from
+ * SDK_SLOT_OFFSET_ENV), or -1. */
+int sdk_slot_offset_asked(void);
 
 /* The same from a slot array's address (for the check's own test). */
 int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen);

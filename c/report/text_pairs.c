@@ -180,7 +180,7 @@ static void slots_text(FILE *out, const struct doc *d)
 			continue;
 		if (!head++)
 			fprintf(out, "\nasync slots (the Go SDK's request slot, written from both CPUs at every async "
-				     "extraction; where the allocator put it):\n");
+				     "extraction; where the allocator, or --slot-offset, put it):\n");
 		fprintf(out, "  %s:", c->name);
 		for (unsigned j = 0; j < nseen; j++)
 			fprintf(out, "%s %u bytes into a %u-byte line, %u line%s (%u launch%s)", j ? ";" : "",

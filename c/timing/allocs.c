@@ -45,11 +45,16 @@ int allocator_soname(const char *name, const char **soname)
 void allocator_in_effect(char *path, size_t len, const char **name)
 {
 	void *fn = dlsym(RTLD_DEFAULT, "malloc");
+	/* the preloads in front of the allocator, the slot placer first, then
+	 * the counter: the last one's next malloc is the allocator's */
 	void *(*next)(void) = (void *(*)(void))dlsym(RTLD_DEFAULT, "cgocost_alloc_next_malloc");
+	void *(*slot_next)(void) = (void *(*)(void))dlsym(RTLD_DEFAULT, "cgocost_slot_next_malloc");
 	Dl_info info;
 
 	if (next)
 		fn = next();
+	else if (slot_next)
+		fn = slot_next();
 	snprintf(path, len, "unknown");
 	*name = "unknown";
 	if (fn == NULL || dladdr(fn, &info) == 0 || info.dli_fname == NULL)

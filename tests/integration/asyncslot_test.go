@@ -10,19 +10,22 @@ import (
 	"time"
 )
 
+// Where the SDK's async slot of one caller's instance lay.
+type asyncSlot struct {
+	LineBytes  int     `json:"line_bytes"`
+	LineOffset int     `json:"line_offset"`
+	Lines      int     `json:"lines"`
+	Why        *string `json:"why"`
+}
+
 // The parts of a run's JSON document that say where the SDK's async slot
 // of each caller's instance lay.
 type slotDoc struct {
 	Cells []struct {
 		Launches []struct {
 			Plugins []struct {
-				AsyncInEffect bool `json:"async_in_effect"`
-				AsyncSlot     *struct {
-					LineBytes  int     `json:"line_bytes"`
-					LineOffset int     `json:"line_offset"`
-					Lines      int     `json:"lines"`
-					Why        *string `json:"why"`
-				} `json:"async_slot"`
+				AsyncInEffect bool       `json:"async_in_effect"`
+				AsyncSlot     *asyncSlot `json:"async_slot"`
 			} `json:"plugins"`
 		} `json:"launches"`
 	} `json:"cells"`
@@ -74,5 +77,65 @@ func TestAsyncSlotIsLocated(t *testing.T) {
 	r := runTimeout(t, 2*time.Minute, filepath.Join(dir, "bench"), "-n", "2000", "--format", "json")
 	if r.code != 0 || strings.Contains(r.stdout, "async_slot") {
 		t.Errorf("sync: exit %d, async_slot written: %s", r.code, r.stdout)
+	}
+}
+
+// --slot-offset B places the SDK's slot array B bytes past a line in every
+// process of the run: one run here (the slot of handle 1 at B: one line
+// from 0 to 8, two beyond), with another allocator under the placer too,
+// and --compare's cells, the textbook loop's included; what it cannot
+// place is refused up front.
+func TestSlotOffsetPlacesTheSlots(t *testing.T) {
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	place := func(what string, args ...string) []*asyncSlot {
+		t.Helper()
+		r := runTimeout(t, 3*time.Minute, bench, append(args, "--format", "json")...)
+		if r.code != 0 {
+			t.Fatalf("%s: exit %d: %s", what, r.code, r.stderr)
+		}
+		var d slotDoc
+		if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		var slots []*asyncSlot
+		for _, c := range d.Cells {
+			for _, l := range c.Launches {
+				for _, p := range l.Plugins {
+					if p.AsyncSlot != nil {
+						slots = append(slots, p.AsyncSlot)
+					}
+				}
+			}
+		}
+		return slots
+	}
+	for _, c := range []struct {
+		offset, lines int
+		extra         []string
+	}{{0, 1, nil}, {8, 1, nil}, {32, 2, nil}, {56, 2, []string{"--malloc", "jemalloc"}}} {
+		args := append([]string{"-a", "--work", "bare", "-n", "2000", "--warmup", "100", "-r", "2",
+			"--slot-offset", fmt.Sprint(c.offset)}, c.extra...)
+		s := place(fmt.Sprint(args), args...)
+		if len(s) != 1 || s[0].LineOffset != c.offset || s[0].Lines != c.lines || s[0].LineBytes != 64 {
+			t.Errorf("%v: %+v, want the slot %d bytes into its line, %d lines", args, s, c.offset, c.lines)
+		}
+	}
+	// --compare: every async Go cell (bench, bench-shared, the textbook loop)
+	s := place("--compare", "--compare", "--time", "1", "--slot-offset", "8")
+	if len(s) < 4 {
+		t.Fatalf("--compare: %d async slots reported, want one a launch of 4 cells at least", len(s))
+	}
+	for _, x := range s {
+		if x.LineOffset != 8 || x.Lines != 1 {
+			t.Errorf("--compare --slot-offset 8: a slot %+v", x)
+		}
+	}
+	for _, bad := range [][]string{{"-a", "--slot-offset", "4"}, {"-a", "--slot-offset", "64"},
+		{"--slot-offset", "8"}, {"-a", "--slot-offset", "8", "--against", bench}} {
+		r := runTimeout(t, time.Minute, bench, append([]string{"-n", "100"}, bad...)...)
+		if r.code != 2 || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "--slot-offset") {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and one line", bad, r.code, r.stderr)
+		}
 	}
 }
