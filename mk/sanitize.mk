@@ -20,7 +20,7 @@ SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:abort_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-SAN_ALLOC_TESTS := Allocat|Allocs|Malloc|Signals
+SAN_ALLOC_TESTS := Allocat|Allocs|Malloc|Signals|SlotOffset
 
 .PHONY: sanitize
 TEST_EXTRA += sanitize

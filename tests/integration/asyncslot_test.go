@@ -86,6 +86,7 @@ func TestAsyncSlotIsLocated(t *testing.T) {
 // and --compare's cells, the textbook loop's included; what it cannot
 // place is refused up front.
 func TestSlotOffsetPlacesTheSlots(t *testing.T) {
+	swapsMalloc(t) // the placer is a malloc in front of the allocator
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	place := func(what string, args ...string) []*asyncSlot {
