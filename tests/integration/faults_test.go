@@ -156,14 +156,16 @@ func TestAgainstCellsMustMatch(t *testing.T) {
 }
 
 // handoffPlugin is the source of two C plugins that hand over through a
-// file, MARK_PATH: the "blocking" one's extraction never returns after its
-// first call (the one made when it is loaded), and creates the file as it
-// blocks; the "gated" one's second extraction (its first after the load)
-// waits for the file, at most 60 s. As --busy and --plugin, the run's
+// file, MARK_PATH.<pid> (the process's own: a stalled launch is run again,
+// in a new process): the "blocking" one's extraction never returns after
+// its first call (the one made when it is loaded), and creates the file as
+// it blocks; the "gated" one's second extraction (its first after the
+// load) waits for the file, at most 60 s. As --busy and --plugin, the run's
 // callers then cannot end before the --busy thread has blocked, however
 // the machine schedules it, and a few thousand calls make the run.
 const handoffPlugin = `#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 typedef struct { uint64_t *u64; } res_t;
@@ -178,10 +180,12 @@ void *plugin_init(const void *in, int32_t *rc) { (void)in; *rc = 0; return mallo
 void plugin_destroy(void *s) { free(s); }
 const char *plugin_get_last_error(void *s) { (void)s; return ""; }
 int32_t plugin_extract_fields(void *s, const void *evt, const input_t *in) {
+	char mark[4200];
 	(void)s; (void)evt;
+	snprintf(mark, sizeof(mark), "%s.%d", MARK_PATH, (int)getpid());
 #ifdef BLOCKING
 	if (++calls > 1) { /* the first is the load's; the --busy thread's never returns */
-		int fd = open(MARK_PATH, O_CREAT | O_WRONLY, 0600);
+		int fd = open(mark, O_CREAT | O_WRONLY, 0600);
 		if (fd >= 0)
 			close(fd);
 		for (;;)
@@ -189,7 +193,7 @@ int32_t plugin_extract_fields(void *s, const void *evt, const input_t *in) {
 	}
 #else
 	if (++calls == 2)
-		for (int i = 0; i < 6000 && access(MARK_PATH, F_OK) != 0; i++)
+		for (int i = 0; i < 6000 && access(mark, F_OK) != 0; i++)
 			usleep(10000);
 #endif
 	for (uint32_t i = 0; i < in->num_fields; i++) { in->fields[i].res.u64 = &seven; in->fields[i].res_len = 1; }
