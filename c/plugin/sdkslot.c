@@ -13,42 +13,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The symbol in a mapped ELF64 image of `size` bytes; every offset is
- * checked against the size (a file is input). */
-static int find_in_image(const unsigned char *img, size_t size, const char *name, Elf64_Sym *out, int *is_dyn,
-			 char *why, size_t whylen)
+int elf_object_in_image(const unsigned char *img, size_t size, const char *name, uint64_t *value, uint64_t *bytes,
+			int *is_dyn, char *why, size_t whylen)
 {
-	const Elf64_Ehdr *eh = (const void *)img;
-	const Elf64_Shdr *sh;
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, st;
 
-	if (size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	/* every header is copied out: a file's offsets need not be aligned */
+	if (size < sizeof(eh))
 		return snprintf(why, whylen, "not an ELF64 file"), -1;
-	if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > size ||
-	    (size - eh->e_shoff) / sizeof(Elf64_Shdr) < eh->e_shnum)
+	memcpy(&eh, img, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64)
+		return snprintf(why, whylen, "not an ELF64 file"), -1;
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
+	    (size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum)
 		return snprintf(why, whylen, "its section headers lie outside the file"), -1;
-	*is_dyn = eh->e_type == ET_DYN;
-	sh = (const void *)(img + eh->e_shoff);
-	for (unsigned i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *st;
+	*is_dyn = eh.e_type == ET_DYN;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
 		const char *str;
 
-		if (sh[i].sh_type != SHT_SYMTAB)
+		memcpy(&sh, img + eh.e_shoff + (size_t)i * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_SYMTAB)
 			continue;
-		if (sh[i].sh_link >= eh->e_shnum || sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
+		if (sh.sh_link >= eh.e_shnum || sh.sh_offset > size || sh.sh_size > size - sh.sh_offset)
 			return snprintf(why, whylen, "its symbol table lies outside the file"), -1;
-		st = &sh[sh[i].sh_link];
-		if (st->sh_offset > size || st->sh_size > size - st->sh_offset || st->sh_size == 0)
+		memcpy(&st, img + eh.e_shoff + (size_t)sh.sh_link * sizeof(st), sizeof(st));
+		if (st.sh_offset > size || st.sh_size > size - st.sh_offset || st.sh_size == 0)
 			return snprintf(why, whylen, "its string table lies outside the file"), -1;
-		str = (const char *)(img + st->sh_offset);
-		for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); k++) {
-			const Elf64_Sym *s = (const void *)(img + sh[i].sh_offset + k * sizeof(Elf64_Sym));
+		str = (const char *)(img + st.sh_offset);
+		for (size_t k = 0; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym sym;
 			size_t left;
 
-			if (s->st_name >= st->sh_size || ELF64_ST_TYPE(s->st_info) != STT_OBJECT)
+			memcpy(&sym, img + sh.sh_offset + k * sizeof(sym), sizeof(sym));
+			if (sym.st_name >= st.sh_size || ELF64_ST_TYPE(sym.st_info) != STT_OBJECT)
 				continue;
-			left = st->sh_size - s->st_name;
-			if (strnlen(str + s->st_name, left) < left && strcmp(str + s->st_name, name) == 0) {
-				*out = *s;
+			left = st.sh_size - sym.st_name;
+			if (strnlen(str + sym.st_name, left) < left && strcmp(str + sym.st_name, name) == 0) {
+				*value = sym.st_value;
+				*bytes = sym.st_size;
 				return 0;
 			}
 		}
@@ -61,7 +64,7 @@ int elf_local_object(const char *file, uintptr_t base, const char *name, uintptr
 {
 	struct stat st;
 	void *img;
-	Elf64_Sym sym;
+	uint64_t value = 0, bytes = 0;
 	int fd = open(file, O_RDONLY | O_CLOEXEC), rc, is_dyn = 0;
 
 	if (fd < 0)
@@ -74,14 +77,13 @@ int elf_local_object(const char *file, uintptr_t base, const char *name, uintptr
 	close(fd);
 	if (img == MAP_FAILED)
 		return snprintf(why, whylen, "cannot map %s: %s", file, strerror(errno)), -1;
-	rc = find_in_image(img, (size_t)st.st_size, name, &sym, &is_dyn, why, whylen);
+	rc = elf_object_in_image(img, (size_t)st.st_size, name, &value, &bytes, &is_dyn, why, whylen);
 	munmap(img, (size_t)st.st_size);
 	if (rc != 0)
 		return -1;
-	if (sym.st_size != sizeof(void *))
-		return snprintf(why, whylen, "%s is %llu bytes, not a pointer", name, (unsigned long long)sym.st_size),
-		       -1;
-	*addr = (is_dyn ? base : 0) + (uintptr_t)sym.st_value;
+	if (bytes != sizeof(void *))
+		return snprintf(why, whylen, "%s is %llu bytes, not a pointer", name, (unsigned long long)bytes), -1;
+	*addr = (is_dyn ? base : 0) + (uintptr_t)value;
 	return 0;
 }
 

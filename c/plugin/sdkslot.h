@@ -39,6 +39,13 @@ struct sdk_slot {
 	unsigned array_offset; /* the slot array's address % line_bytes (what --slot-offset places) */
 };
 
+/* The data object `name` in an ELF64 image of `size` bytes (a file's
+ * bytes: every offset is checked against the size): its value and size
+ * from the symbol table, and whether the image is position-independent
+ * (ET_DYN). 0, or -1 with why. */
+int elf_object_in_image(const unsigned char *img, size_t size, const char *name, uint64_t *value, uint64_t *bytes,
+			int *is_dyn, char *why, size_t whylen);
+
 /* The address a local data symbol of the ELF file `file` has in this
  * process, the object being loaded at `base` (dladdr's dli_fbase). 0, or
  * -1 with why (no such file, not ELF64, no symbol table, no such object). */
