@@ -215,18 +215,15 @@ int main(int argc, char **argv)
 	printf("# built: %s, plugin-sdk-go %s\n", cgocost_go_version(), cgocost_sdk_version());
 	if (l.ran_on != l.caller) { /* async: where the SDK's slot lay (plugin/sdkslot.h) */
 		struct sdk_slot slot;
-		char why[160];
-		int asked = sdk_slot_offset_asked(),
-		    found = sdk_slot_locate((const void *)plugin_init, l.s, &slot, why, sizeof(why)) == 0;
+		char why[160], msg[200];
+		int found = sdk_slot_locate((const void *)plugin_init, l.s, &slot, why, sizeof(why)) == 0;
 		if (found)
 			printf("# async slot: %u bytes into a %u-byte cache line, %u line%s\n", slot.line_offset,
 			       slot.line_bytes, slot.lines, slot.lines == 1 ? "" : "s");
 		else
 			printf("# async slot: not found: %s\n", why);
-		if (asked >= 0 && (!found || slot.array_offset != (unsigned)asked))
-			return fprintf(stderr, "bench-textbook: --slot-offset %d asked, the SDK's slots %s\n", asked,
-				       found ? "lie elsewhere" : "not found"),
-			       EXIT_RUN_FAILED;
+		if (sdk_slot_misplaced(&slot, found, why, msg, sizeof(msg)))
+			return fprintf(stderr, "bench-textbook: %s\n", msg), EXIT_RUN_FAILED;
 	}
 	plugin_destroy(l.s);
 	return fflush(stdout) == 0 && !ferror(stdout) ? EXIT_OK : EXIT_RUN_FAILED;

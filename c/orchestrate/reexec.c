@@ -87,7 +87,17 @@ int preload_check(const char *malloc_name, int count_allocs, int slot_offset, ch
 	return preloads_wanted(malloc_name, count_allocs, slot_offset, want, sizeof(want), err, errlen);
 }
 
-/* LD_PRELOAD with path first, unless it is there already. */
+/* --slot-offset's environment, which the placer and the checks read. */
+static void slot_env(int slot_offset)
+{
+	char b[16];
+
+	snprintf(b, sizeof(b), "%d", slot_offset);
+	setenv(SDK_SLOT_OFFSET_ENV, b, 1);
+}
+
+/* LD_PRELOAD with path (one library or a list) first, unless it is there
+ * already. */
 static void preload_first(const char *path)
 {
 	const char *old = getenv("LD_PRELOAD");
@@ -101,14 +111,13 @@ static void preload_first(const char *path)
 
 int preload_export_slot(int slot_offset, char *err, size_t errlen)
 {
-	char slot[PATH_MAX], b[16];
+	char slot[PATH_MAX];
 
 	if (slot_offset < 0)
 		return 0;
 	if (slot_lib(slot, sizeof(slot), err, errlen) != 0)
 		return 2;
-	snprintf(b, sizeof(b), "%d", slot_offset);
-	setenv(SDK_SLOT_OFFSET_ENV, b, 1);
+	slot_env(slot_offset);
 	preload_first(slot);
 	return 0;
 }
@@ -121,11 +130,8 @@ int preload_reexec(const char *malloc_name, int count_allocs, int slot_offset, c
 
 	if (rc != 0)
 		return rc;
-	if (slot_offset >= 0) {
-		char b[16];
-		snprintf(b, sizeof(b), "%d", slot_offset);
-		setenv(SDK_SLOT_OFFSET_ENV, b, 1);
-	}
+	if (slot_offset >= 0)
+		slot_env(slot_offset);
 	if (want[0] == '\0' && (mark == NULL || *mark == '\0'))
 		return 0;
 	if (mark && strcmp(mark, want) == 0)
@@ -135,10 +141,7 @@ int preload_reexec(const char *malloc_name, int count_allocs, int slot_offset, c
 		return 2;
 	}
 	{
-		const char *old = getenv("LD_PRELOAD");
-		char preload[16384];
-		snprintf(preload, sizeof(preload), "%s%s%s", want, old && *old ? ":" : "", old ? old : "");
-		setenv("LD_PRELOAD", preload, 1);
+		preload_first(want);
 		setenv(PRELOAD_MARK, want, 1);
 		if (self_path(self, sizeof(self)) != 0) {
 			snprintf(err, errlen, "cannot find this executable to re-execute it");

@@ -93,6 +93,22 @@ int sdk_slot_offset_asked(void)
 	return e && *e >= '0' && *e <= '9' ? atoi(e) : -1;
 }
 
+int sdk_slot_misplaced(const struct sdk_slot *s, int found, const char *why, char *msg, size_t msglen)
+{
+	int asked = sdk_slot_offset_asked();
+
+	if (asked < 0 || (found && s->array_offset == (unsigned)asked))
+		return 0;
+	if (!found)
+		snprintf(msg, msglen, "--slot-offset %d cannot be checked: the SDK's slot not found: %s", asked, why);
+	else
+		snprintf(msg, msglen,
+			 "--slot-offset %d asked, but the SDK's slots start %u bytes past a line: the placer placed "
+			 "another allocation",
+			 asked, s->array_offset);
+	return 1;
+}
+
 int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen)
 {
 	uintptr_t h = (uintptr_t)handle, at;

@@ -61,6 +61,11 @@ int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, 
  * SDK_SLOT_OFFSET_ENV), or -1. */
 int sdk_slot_offset_asked(void);
 
+/* Whether --slot-offset was asked for this process and the slot (found:
+ * *s, else not found for why) does not bear it out: 1 with a message in
+ * msg (a failed run), else 0. */
+int sdk_slot_misplaced(const struct sdk_slot *s, int found, const char *why, char *msg, size_t msglen);
+
 /* The same from a slot array's address (for the check's own test). */
 int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen);
 

@@ -237,22 +237,15 @@ static void verify_after(struct job *j)
 	/* where the SDK's slot of this instance lies: the lines each async
 	 * extraction moves (the probe was the last request: it waits now) */
 	if (after && j->sh->scen == SCEN_EXTRACT && j->x && j->x->lib->runtime_file[0]) { /* a Go plugin's */
+		char msg[200];
+		int found = sdk_slot_locate((const void *)j->x->lib->syms.init, j->x->s, &pr->slot, pr->slot_why,
+					    sizeof(pr->slot_why)) == 0;
 		pr->slot_looked = 1;
-		int asked = sdk_slot_offset_asked();
-		if (sdk_slot_locate((const void *)j->x->lib->syms.init, j->x->s, &pr->slot, pr->slot_why,
-				    sizeof(pr->slot_why)) != 0)
+		if (!found)
 			pr->slot.line_bytes = 0;
-		if (asked >= 0 && (pr->slot.line_bytes == 0 || pr->slot.array_offset != (unsigned)asked)) {
+		if (sdk_slot_misplaced(&pr->slot, found, pr->slot_why, msg, sizeof(msg))) {
 			pr->failed = 1;
-			if (pr->slot.line_bytes == 0)
-				snprintf(pr->error, sizeof(pr->error),
-					 "plugin %u: --slot-offset %d cannot be checked: the SDK's slot not found: %s",
-					 pr->index, asked, pr->slot_why);
-			else
-				snprintf(pr->error, sizeof(pr->error),
-					 "plugin %u: --slot-offset %d asked, but the SDK's slots start %u bytes past a "
-					 "line: the placer placed another allocation",
-					 pr->index, asked, pr->slot.array_offset);
+			snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, msg);
 		}
 	}
 }

@@ -271,42 +271,38 @@ static void test_minimal_reads_the_slot(void **state)
 	static const char async_out[] =
 		"plugin 1: 200.00 ns/extraction (elapsed time 2000ns, extractions 10)\n"
 		"# mode: async requested, async in effect (verified: Extract ran on thread 2, the caller is 1, a pthread)\n";
+	static const struct {
+		const char *out, *line; /* the driver's output, then its slot line */
+		int async, has;
+		unsigned offset, bytes, lines;
+		const char *why;
+	} cases[] = {
+		{ async_out, "# async slot: 32 bytes into a 64-byte cache line, 2 lines\n", 1, 1, 32, 64, 2, "" },
+		{ async_out, "# async slot: 0 bytes into a 64-byte cache line, 1 line\n", 1, 1, 0, 64, 1, "" },
+		{ async_out, "# async slot: not found: no symbol table (stripped)\n", 1, 1, 0, 0, 0,
+		  "no symbol table (stripped)" },
+		{ async_out, "", 1, 0, 0, 0, 0, "" },
+		/* a sync run's line (none is printed) is not read as a slot */
+		{ minimal_out, "# async slot: 0 bytes into a 64-byte cache line, 1 line\n", 0, 0, 0, 0, 0, "" },
+	};
 	struct options o;
 	struct doc d;
 	char out[1024];
-	const struct caller_rec *p;
 	(void)state;
 
 	options_defaults(&o);
-	snprintf(out, sizeof(out), "%s# async slot: 32 bytes into a 64-byte cache line, 2 lines\n", async_out);
-	assert_int_equal(record_minimal(&d, out, &o, 1, "/x/bench-textbook"), 0);
-	p = &d.cells[0].launches[0].callers[0];
-	assert_int_equal(p->has_async_slot, 1);
-	assert_int_equal(p->slot_line_offset, 32);
-	assert_int_equal(p->slot_line_bytes, 64);
-	assert_int_equal(p->slot_lines, 2);
-	doc_free(&d);
-	snprintf(out, sizeof(out), "%s# async slot: 0 bytes into a 64-byte cache line, 1 line\n", async_out);
-	assert_int_equal(record_minimal(&d, out, &o, 1, "/x/bench-textbook"), 0);
-	p = &d.cells[0].launches[0].callers[0];
-	assert_int_equal(p->slot_lines, 1);
-	assert_int_equal(p->slot_line_bytes, 64);
-	doc_free(&d);
-	snprintf(out, sizeof(out), "%s# async slot: not found: no symbol table (stripped)\n", async_out);
-	assert_int_equal(record_minimal(&d, out, &o, 1, "/x/bench-textbook"), 0);
-	p = &d.cells[0].launches[0].callers[0];
-	assert_int_equal(p->has_async_slot, 1);
-	assert_int_equal(p->slot_line_bytes, 0);
-	assert_string_equal(p->slot_why, "no symbol table (stripped)");
-	doc_free(&d);
-	assert_int_equal(record_minimal(&d, async_out, &o, 1, "/x/bench-textbook"), 0);
-	assert_int_equal(d.cells[0].launches[0].callers[0].has_async_slot, 0);
-	doc_free(&d);
-	/* a sync run's line (none is printed) is not read as a slot */
-	snprintf(out, sizeof(out), "%s# async slot: 0 bytes into a 64-byte cache line, 1 line\n", minimal_out);
-	assert_int_equal(record_minimal(&d, out, &o, 0, "/x/bench-textbook"), 0);
-	assert_int_equal(d.cells[0].launches[0].callers[0].has_async_slot, 0);
-	doc_free(&d);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct caller_rec *p;
+		snprintf(out, sizeof(out), "%s%s", cases[i].out, cases[i].line);
+		assert_int_equal(record_minimal(&d, out, &o, cases[i].async, "/x/bench-textbook"), 0);
+		p = &d.cells[0].launches[0].callers[0];
+		assert_int_equal(p->has_async_slot, cases[i].has);
+		assert_int_equal(p->slot_line_offset, cases[i].offset);
+		assert_int_equal(p->slot_line_bytes, cases[i].bytes);
+		assert_int_equal(p->slot_lines, cases[i].lines);
+		assert_string_equal(p->slot_why, cases[i].why);
+		doc_free(&d);
+	}
 }
 
 static void test_minimal_refuses(void **state)
