@@ -68,12 +68,11 @@ void *cgocost_slot_next_malloc(void)
 	return (void *)(uintptr_t)next_malloc;
 }
 
-/* What the driver reads to know the preload is in the process: the
- * offset it places at (-1: none asked) and whether it placed a block. */
-int cgocost_slot_place(int *placed_one)
+/* The mark the driver looks up (dlsym) to know the placer is in the
+ * process: the offset it places at, -1 when none was asked. */
+int cgocost_slot_place(void)
 {
 	if (next_malloc == NULL)
 		resolve();
-	*placed_one = __atomic_load_n(&done, __ATOMIC_ACQUIRE);
 	return offset;
 }

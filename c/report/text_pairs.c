@@ -145,6 +145,26 @@ struct slot_place {
 	unsigned n;
 };
 
+/* Counts caller p's slot place in seen (at most 4 distinct), or in
+ * *unknown when it was not found; nothing when it was not looked for. */
+static void tally_slot(struct slot_place *seen, unsigned *nseen, unsigned *unknown, const struct caller_rec *p)
+{
+	unsigned j = 0;
+
+	if (!p->has_async_slot)
+		return;
+	if (p->slot_line_bytes == 0) {
+		(*unknown)++;
+		return;
+	}
+	while (j < *nseen && (seen[j].offset != p->slot_line_offset || seen[j].lines != p->slot_lines))
+		j++;
+	if (j == *nseen && *nseen < 4)
+		seen[(*nseen)++] = (struct slot_place){ p->slot_line_offset, p->slot_lines, p->slot_line_bytes, 0 };
+	if (j < *nseen)
+		seen[j].n++;
+}
+
 /* Where the Go SDK's async slot lay in each async cell's processes
  * (plugin/sdkslot.h): the lines an async extraction moves. Each distinct
  * place with the number of launches (generations) it was found in. */
@@ -158,24 +178,8 @@ static void slots_text(FILE *out, const struct doc *d)
 		const struct cell_rec *c = &d->cells[i];
 
 		for (size_t l = 0; l < c->nlaunches; l++)
-			for (size_t k = 0; k < c->launches[l].ncallers; k++) {
-				const struct caller_rec *p = &c->launches[l].callers[k];
-				unsigned j = 0;
-				if (!p->has_async_slot)
-					continue;
-				if (p->slot_line_bytes == 0) {
-					unknown++;
-					continue;
-				}
-				while (j < nseen &&
-				       (seen[j].offset != p->slot_line_offset || seen[j].lines != p->slot_lines))
-					j++;
-				if (j == nseen && nseen < 4)
-					seen[nseen++] = (struct slot_place){ p->slot_line_offset, p->slot_lines,
-									     p->slot_line_bytes, 0 };
-				if (j < nseen)
-					seen[j].n++;
-			}
+			for (size_t k = 0; k < c->launches[l].ncallers; k++)
+				tally_slot(seen, &nseen, &unknown, &c->launches[l].callers[k]);
 		if (nseen == 0 && unknown == 0)
 			continue;
 		if (!head++)
