@@ -228,9 +228,10 @@ $(BUILD)/bench-minimal: c/minimal/main.c c/plugin/plugin_fields.h c/base/names.h
 
 # The textbook loop as a paired cell (c/minimal/textbook.c): the same
 # c-archive, the base layer's whole reads and writes for the blocks
-# protocol, the stats layer's steady-state rule for its lead-ins, and the
-# plugin layer's finder of the SDK's async slot (plugin/sdkslot.o alone).
-$(BUILD)/bench-textbook: c/minimal/textbook.c c/timing/blockmsg.h c/plugin/plugin_fields.h c/plugin/sdkslot.h c/base/names.h c/stats/steady.h $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_plugin.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a | $(BUILD)/.modules
+# protocol and the threads' CPU clocks, the stats layer's steady-state rule
+# for its lead-ins and pace of its warm-up, and the plugin layer's finder of
+# the SDK's async slot (plugin/sdkslot.o alone).
+$(BUILD)/bench-textbook: c/minimal/textbook.c c/timing/blockmsg.h c/plugin/plugin_fields.h c/plugin/sdkslot.h c/base/names.h c/stats/steady.h c/stats/pace.h c/base/threadcpu.h $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_plugin.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a | $(BUILD)/.modules
 	$(COMPILE) -o $@ $< $(BUILD)/libmock.a $(BUILD)/lib/libcgocost_plugin.a $(BUILD)/lib/libcgocost_stats.a $(BUILD)/lib/libcgocost_base.a -pthread -lm -ldl
 
 # archive vs shared x sync vs async, interleaved launch by launch, with the
@@ -275,7 +276,10 @@ test-go: ## gofmt, go vet of every package, the Go tests that need no build
 # tests that mostly wait (for a child to hang, stall or die) run beside each
 # other, all three at once (t.Parallel; -parallel is 2 on this machine
 # otherwise); every other test runs alone.
-INTEGRATION_GOTEST := test -count=1 -parallel 3
+# -timeout: go test's own 10 minutes is a hang detector that a shared
+# machine's load reached (the suites took more than 600 s beside another
+# job's tests, no test stuck); each test bounds its own runs
+INTEGRATION_GOTEST := test -count=1 -parallel 3 -timeout 30m
 test-integration: $(EXES) ## the executables end to end: modes, plugins, exit codes, bad input
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) $(INTEGRATION_GOTEST) ./tests/integration/...
 

@@ -24,7 +24,7 @@
 # above). make test runs them all once, unloaded.
 
 LOAD_LOOPS ?= 4
-UNDER_LOAD_TESTS ?= Against|PairedCoordinator|Signals|CompareTable|Stall|Rate|Sweep|LowRateAsync|Poisson|Oversubscription|PinnedCallerAndFloors|LaunchesAreFresh
+UNDER_LOAD_TESTS ?= Against|PairedCoordinator|Signals|InterruptOutlives|CompareTable|Stall|Rate|Sweep|LowRateAsync|Poisson|Oversubscription|PinnedCallerAndFloors|LaunchesAreFresh
 
 .PHONY: test-under-load test-under-load-run
 # Not in TEST_EXTRA: make test already takes most of its 10 minutes, so

@@ -11,8 +11,10 @@
  * configuration; "async":true hands every call to a worker thread of its
  * own through a spin handoff written in C (handoff.h): async with no Go,
  * whose bare work is one cache-line round trip between two CPUs.
- * Two keys exist for tests: corrupt_every (every n-th work value is wrong)
- * and crash_after (abort() after n work extractions). */
+ * Three exist for tests: corrupt_every (every n-th work value is wrong),
+ * crash_after (abort() after n work extractions) and stall_at with
+ * stall_ms (the n-th work extraction sleeps that long, once: a warm-up
+ * with a known stall in it). */
 #include <jansson.h>
 #include <sched.h>
 #include <stdint.h>
@@ -41,7 +43,7 @@ struct cmock {
 	int async;
 	char err[256];
 	uint64_t calls, host_calls;
-	uint64_t extra_ns, alloc_bytes, corrupt_every, crash_after, work_calls;
+	uint64_t extra_ns, alloc_bytes, corrupt_every, crash_after, stall_at, stall_ms, work_calls;
 	uint64_t u64[C_MAX_REQ];
 	const char *str[C_MAX_REQ];
 };
@@ -150,6 +152,8 @@ static int config_read(struct cmock *m, const char *config)
 				 : strcmp(key, "alloc_bytes") == 0   ? &m->alloc_bytes
 				 : strcmp(key, "corrupt_every") == 0 ? &m->corrupt_every
 				 : strcmp(key, "crash_after") == 0   ? &m->crash_after
+				 : strcmp(key, "stall_at") == 0	     ? &m->stall_at
+				 : strcmp(key, "stall_ms") == 0	     ? &m->stall_ms
 								     : NULL;
 		if (strcmp(key, "async") == 0 && json_is_boolean(v)) {
 			m->async = json_is_true(v);
@@ -253,6 +257,11 @@ static int work_field(struct cmock *m, ss_plugin_extract_field *f, uint32_t i, c
 	m->work_calls++;
 	if (m->crash_after && m->work_calls > m->crash_after)
 		abort();
+	if (m->stall_at && m->work_calls == m->stall_at) {
+		struct timespec d = { .tv_sec = (time_t)(m->stall_ms / 1000),
+				      .tv_nsec = (long)(m->stall_ms % 1000) * 1000000 };
+		nanosleep(&d, NULL);
+	}
 	extra_work(m);
 	if (kind == WORK_BARE)
 		return 0;

@@ -20,26 +20,30 @@ static size_t common_rounds(const struct paired_rec *p, int a, int b, int c)
 	return p->cells[c].nblocks < n ? p->cells[c].nblocks : n;
 }
 
-/* The line through the generations (rt[g], async[g]), or why not. */
-static void fit(struct roundtrip_lib_rec *l, const struct roundtrip_rec *rt, const double *async)
+void roundtrip_fit(struct roundtrip_lib_rec *l, const double *rt, const double *async, size_t n)
 {
 	struct theilsen ts;
+	double lo = INFINITY, hi = -INFINITY;
 
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, rt[i]);
+		hi = fmax(hi, rt[i]);
+	}
+	l->fitted = 0;
 	l->slope = l->slope_low = l->slope_high = l->intercept_ns = NAN;
-	if (rt->ngen < ROUNDTRIP_FIT_MIN) {
-		snprintf(l->why, sizeof(l->why), "%zu generations: a line needs %d at least", rt->ngen,
-			 ROUNDTRIP_FIT_MIN);
+	if (n < ROUNDTRIP_FIT_MIN) {
+		snprintf(l->why, sizeof(l->why), "%zu generations: a line needs %d at least", n, ROUNDTRIP_FIT_MIN);
 		return;
 	}
-	if (!(rt->ns_max >= ROUNDTRIP_FIT_SPREAD * rt->ns_min)) {
+	if (!(hi >= ROUNDTRIP_FIT_SPREAD * lo)) {
 		snprintf(l->why, sizeof(l->why),
 			 "the round trip moved from %.1f to %.1f ns over %zu generations (x%.2f): too little for a "
 			 "slope (x%.1f needed)",
-			 rt->ns_min, rt->ns_max, rt->ngen, rt->ns_max / rt->ns_min, ROUNDTRIP_FIT_SPREAD);
+			 lo, hi, n, hi / lo, ROUNDTRIP_FIT_SPREAD);
 		return;
 	}
-	if (theilsen_fit(rt->gen_ns, async, rt->ngen, 0.95, &ts) != 0 || !isfinite(ts.slope_lo)) {
-		snprintf(l->why, sizeof(l->why), "no interval for the slope from %zu generations", rt->ngen);
+	if (theilsen_fit(rt, async, n, 0.95, &ts) != 0 || !isfinite(ts.slope_lo)) {
+		snprintf(l->why, sizeof(l->why), "no interval for the slope from %zu generations", n);
 		return;
 	}
 	l->fitted = 1;
@@ -89,7 +93,7 @@ static int one_lib(struct paired_rec *p, const char *lib, struct roundtrip_lib_r
 	l->crossover_ns = ci.point;
 	l->crossover_low = ci.lo;
 	l->crossover_high = ci.hi;
-	fit(l, &p->roundtrip, ag);
+	roundtrip_fit(l, p->roundtrip.gen_ns, ag, p->roundtrip.ngen);
 	rc = 0;
 out:
 	free(z);
@@ -97,6 +101,22 @@ out:
 	free(ag);
 	free(sg);
 	return rc;
+}
+
+int roundtrip_points(const struct paired_rec *p, const char *lib, double *rt, double *async)
+{
+	char name[80];
+	const struct pair_ratio_rec *ar;
+	size_t n;
+
+	snprintf(name, sizeof(name), "async/roundtrip lib=%s wall", lib);
+	if ((ar = paired_find_ratio(p, name)) == NULL || p->ngenerations == 0)
+		return 0;
+	n = p->cells[ar->num].nblocks < p->cells[ar->den].nblocks ? p->cells[ar->num].nblocks
+								  : p->cells[ar->den].nblocks;
+	paired_generation_medians(p, p->cells[ar->den].block_ns, n, rt);
+	paired_generation_medians(p, p->cells[ar->num].block_ns, n, async);
+	return (int)p->ngenerations;
 }
 
 int roundtrip_analyse(struct doc *d)

@@ -27,4 +27,17 @@
  * round-trip cell (has_roundtrip). 0, or -1 when out of memory. */
 int roundtrip_analyse(struct doc *d);
 
+/* For a line across documents (--fit): the generations of a paired
+ * --compare document as points, rt[g] the round-trip cell's median in
+ * generation g and async[g] lib's async cell's, both ns per extraction (each
+ * array p->ngenerations long). The number of points; 0 when the document has
+ * no round-trip cell or no such library. */
+int roundtrip_points(const struct paired_rec *p, const char *lib, double *rt, double *async);
+
+/* The line async = slope x rt + intercept through n points, under the
+ * rules of roundtrip_analyse's (ROUNDTRIP_FIT_MIN points, the round trip
+ * spread by ROUNDTRIP_FIT_SPREAD): l's fitted, slope, interval and
+ * intercept, or why not. */
+void roundtrip_fit(struct roundtrip_lib_rec *l, const double *rt, const double *async, size_t n);
+
 #endif

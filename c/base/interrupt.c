@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -30,6 +31,7 @@ static volatile sig_atomic_t slots[INTERRUPT_SLOTS];
  * threads between interrupt_fork_begin and _end, whose new child is in no
  * slot yet */
 static atomic_int dying, forking;
+static long linger_ms; /* INTERRUPT_LINGER_ENV, read at install */
 
 static void publish(struct text *t, const char *s)
 {
@@ -98,6 +100,10 @@ static void on_signal(int sig)
 	if (write(2, line, len) < 0) {
 		/* nothing more to do: the status says it */
 	}
+	if (linger_ms > 0) {
+		struct timespec ts = { linger_ms / 1000, (linger_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
 	_exit(128 + sig);
 }
 
@@ -106,7 +112,12 @@ void interrupt_install(const char *prog)
 	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 
+	const char *linger = getenv(INTERRUPT_LINGER_ENV);
+
 	publish(&prog_text, prog);
+	linger_ms = linger ? strtol(linger, NULL, 10) : 0;
+	if (linger_ms < 0 || linger_ms > 60000)
+		linger_ms = 0;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	/* SA_ONSTACK: the signal may land on a Go thread, whose stack is small */
@@ -149,6 +160,13 @@ void interrupt_fork_begin(sigset_t *old)
 		for (;;)
 			pause();
 	}
+}
+
+void interrupt_hold_if_dying(void)
+{
+	if (atomic_load(&dying))
+		for (;;)
+			pause();
 }
 
 void interrupt_fork_end(const sigset_t *old)

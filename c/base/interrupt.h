@@ -50,4 +50,17 @@ void interrupt_kill_adopted(void);
 /* A temporary file to remove if interrupted (NULL: none). */
 void interrupt_tempfile(const char *path);
 
+/* Never returns once the handler has begun: a thread that finds a child
+ * gone (the handler killed and reaped it) must not report that as a failed
+ * launch, nor exit with the failed-run status, while the handler finishes
+ * (found under load: the line "launch ... failed: could not run" after the
+ * handler's, and once, under ASan, a driver that never exited). Called
+ * wherever a child is reaped (orchestrate/child.c). */
+void interrupt_hold_if_dying(void);
+
+/* A test hook: with CGOCOST_TEST_INTERRUPT_LINGER_MS=N in the environment
+ * at interrupt_install, the handler waits N ms after its line before it
+ * exits, so that a thread that would race it has the time to. */
+#define INTERRUPT_LINGER_ENV "CGOCOST_TEST_INTERRUPT_LINGER_MS"
+
 #endif

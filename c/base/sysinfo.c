@@ -175,6 +175,19 @@ int others_allowed_cpus(const pid_t *keep, int n, int *cpus, int max)
 	return count;
 }
 
+void cpu_list_add(int *cpus, int *n, int max, int cpu)
+{
+	int j = 0;
+
+	while (j < *n && cpus[j] < cpu)
+		j++;
+	if ((j < *n && cpus[j] == cpu) || *n >= max)
+		return;
+	memmove(&cpus[j + 1], &cpus[j], (size_t)(*n - j) * sizeof(*cpus));
+	cpus[j] = cpu;
+	(*n)++;
+}
+
 /* No stdio, so that the driver's own bookkeeping allocates nothing inside
  * a counted window. */
 int read_proc(const char *path, char *buf, size_t len)

@@ -45,6 +45,10 @@ int pin_others_to(const pid_t *keep, int n, int cpu);
  * caller's. */
 int others_allowed_cpus(const pid_t *keep, int n, int *cpus, int max);
 
+/* Adds cpu to the ascending list of distinct CPUs cpus[0..*n), at most max
+ * (one more past max is dropped). */
+void cpu_list_add(int *cpus, int *n, int max, int cpu);
+
 /* Reads a small /proc file (path) into buf, NUL-terminated, with open and
  * read (no stdio, no allocation); 0, or -1 when it cannot be read or is
  * empty. */

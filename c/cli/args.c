@@ -235,11 +235,36 @@ static void unknown(char **argv, int argc, char *err, size_t errlen)
 		snprintf(err, errlen, "unknown option %.60s", arg);
 }
 
+/* What a run that reads files and measures nothing takes: --judge its
+ * options marked judge, --fit itself alone. */
+static int judge_takes(const struct optdef *d)
+{
+	return d->judge;
+}
+
+static int fit_takes(const struct optdef *d)
+{
+	return d->name != NULL && strcmp(d->name, "fit") == 0;
+}
+
+/* The label (in label) of the first option given that takes refuses, or
+ * NULL. */
+static const char *stray_option(const char *given, int (*takes)(const struct optdef *), char *label, size_t len)
+{
+	for (size_t i = 0; i < OPT_COUNT; i++)
+		if (given[i] && !takes(&options_table[i])) {
+			option_label(&options_table[i], label, len);
+			return label + strspn(label, " ");
+		}
+	return NULL;
+}
+
 enum parse_result options_parse(struct options *o, int argc, char **argv, uint32_t max_plugins, char *err,
 				size_t errlen)
 {
 	int c;
-	char given[OPT_COUNT] = { 0 };
+	char given[OPT_COUNT] = { 0 }, label[64];
+	const char *stray;
 
 	options_defaults(o);
 	o->argc = argc;
@@ -277,15 +302,13 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		snprintf(err, errlen, "unexpected argument '%s'", argv[optind]);
 		return PARSE_BAD;
 	}
-	if (o->judge[0])
-		for (size_t i = 0; i < OPT_COUNT; i++)
-			if (given[i] && !options_table[i].judge) {
-				char label[64];
-				option_label(&options_table[i], label, sizeof(label));
-				snprintf(err, errlen,
-					 "--judge measures nothing: it takes --threshold and --seed only, not %s",
-					 label + strspn(label, " "));
-				return PARSE_BAD;
-			}
+	if (o->judge[0] && (stray = stray_option(given, judge_takes, label, sizeof(label))) != NULL) {
+		snprintf(err, errlen, "--judge measures nothing: it takes --threshold and --seed only, not %s", stray);
+		return PARSE_BAD;
+	}
+	if (o->nfit && (stray = stray_option(given, fit_takes, label, sizeof(label))) != NULL) {
+		snprintf(err, errlen, "--fit reads saved documents and measures nothing: it takes no %s", stray);
+		return PARSE_BAD;
+	}
 	return options_check(o, err, errlen) == 0 ? PARSE_OK : PARSE_BAD;
 }

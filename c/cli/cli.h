@@ -44,6 +44,8 @@ const struct run_row *run_row(const struct options *o);
 /* --topology: the CPUs of m by class relative to the caller's, as text on
  * stdout (cli/topology.c); nothing measured. Returns the status. */
 int run_topology(const struct options *o, const struct machine *m);
+/* --fit: the line through the saved documents' generations (cli/fit.c). */
+int run_fit(const struct options *o);
 
 /* measure: by o's method, in this process or in child launches; with
  * --against the other build's cells go to base. Returns the status, the

@@ -206,6 +206,8 @@ static int run(int argc, char **argv)
 		return finish(judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, stdout, prog), "the verdict");
 	if (o.kind == RUN_TOPOLOGY)
 		return finish(run_topology(&o, &m), "the topology");
+	if (o.kind == RUN_FIT)
+		return finish(run_fit(&o), "the fit");
 	if ((row = run_row(&o)) == NULL) {
 		fprintf(stderr, "%s: no run of kind %s\n", prog, run_kind_name(o.kind));
 		status = EXIT_RUN_FAILED;

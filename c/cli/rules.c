@@ -295,8 +295,9 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 			 "or -n calls a block); --interleave launches runs launch by launch");
 		return -1;
 	}
-	if (!o->paired && (o->precision_pct > 0 || o->block_set || o->lead_in_set)) {
-		snprintf(err, errlen, "--precision, --block-ms and --lead-in-us apply to a paired run (%s)",
+	if (!o->paired && (o->precision_pct > 0 || o->block_set || o->async_block_set || o->lead_in_set)) {
+		snprintf(err, errlen,
+			 "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run (%s)",
 			 o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
 		return -1;
 	}
@@ -461,18 +462,21 @@ static int check_worker_cpu(const struct options *o, char *err, size_t errlen)
 }
 
 /* --topology reads sysfs and measures nothing: only the caller's CPU
- * (--cpus) shapes it. 0, or -1 with a message. */
+ * (--cpus) shapes it; with --floors, the sweep (-n, -r: each launch's
+ * calls and batches; the mode and the worker's CPU are its own). 0, or -1
+ * with a message. */
 static int check_topology(const struct options *o, char *err, size_t errlen)
 {
 	if (!o->topology)
 		return 0;
 	if (o->async || o->worker_cpu >= 0 || o->compare || o->anatomy || o->against || o->baseline ||
 	    o->save_baseline || o->nallocators || o->interference || o->nsweep || o->repeat_load || o->nexports ||
-	    o->format != FORMAT_TEXT || o->floors || o->count || options_latency(o) || o->lifecycle ||
-	    o->launches_set || o->n_set || o->nlibs || o->per_event || o->emit_launch) {
+	    o->format != FORMAT_TEXT || o->count || options_latency(o) || o->lifecycle || o->launches_set ||
+	    (o->n_set && !o->floors) || o->nlibs || o->per_event || o->emit_launch || o->ncpus > 1) {
 		snprintf(err, errlen,
-			 "--topology lists the CPUs by class and measures nothing: it takes --cpus (the caller's CPU) "
-			 "and no option that measures, judges or exports");
+			 "--topology lists the CPUs by class and measures nothing (with --floors, the sweep measures "
+			 "each class): it takes --cpus (the caller's one CPU), and with --floors -n and -r, and no "
+			 "other option that measures, judges or exports");
 		return -1;
 	}
 	return 0;

@@ -13,6 +13,8 @@ static enum run_kind kind_of(const struct options *o)
 		return RUN_JUDGE;
 	if (o->topology)
 		return RUN_TOPOLOGY;
+	if (o->nfit)
+		return RUN_FIT;
 	if (o->serve_blocks)
 		return RUN_SERVE_BLOCKS;
 	if (o->emit_launch)
@@ -46,6 +48,7 @@ static enum run_method method_of(const struct options *o, enum run_kind k)
 	case RUN_KINDS:
 	case RUN_JUDGE:
 	case RUN_TOPOLOGY:
+	case RUN_FIT:
 		return METHOD_NONE;
 	case RUN_CHILD:
 	case RUN_SERVE_BLOCKS:

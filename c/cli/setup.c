@@ -23,6 +23,7 @@
 #include "orchestrate/count.h"
 #include "orchestrate/reexec.h"
 #include "plugin/library.h"
+#include "plugin/sdkslot.h"
 #include "plugin/symbols.h"
 #include "store/baseline.h"
 #include "timing/allocs.h"
@@ -146,6 +147,24 @@ static int judges_async(const struct options *o)
 	return o->async || o->kind == RUN_COMPARE || (o->kind == RUN_PER_EVENT && o->host_calls == HOST_CALLS_BOTH);
 }
 
+/* The callers of an async run of o, and the threads it spins: they and the
+ * SDK's workers of each library (plugin/sdkslot.h's rule), GOMAXPROCS
+ * being the environment's if set, else the CPUs allowed (Go's own
+ * default); a --busy library's thread and its worker too. */
+static int async_spinners(const struct options *o, const struct machine *m, uint32_t *callers)
+{
+	const char *env = getenv("GOMAXPROCS");
+	char *end = NULL;
+	long g = env && *env ? strtol(env, &end, 10) : 0;
+	uint32_t libs = o->nlibs > 0 ? (uint32_t)o->nlibs : 1;
+
+	if (g <= 0 || !end || *end || g > INT_MAX)
+		g = m->allowed_cpus;
+	*callers = libs * o->plugins;
+	return (int)(libs * (o->plugins + sdk_async_workers((int)g, o->plugins)) +
+		     (o->busy ? 1 + sdk_async_workers((int)g, 1) : 0));
+}
+
 /* --worker-cpu N: a CPU this process may use, and another for the caller
  * (--cpus's first, or the first other CPU allowed); the two and N's class
  * relative to the caller's go to the machine record. */
@@ -206,6 +225,18 @@ static int check_machine(const struct options *o, struct machine *m)
 			"%s: a verdict on async cells needs 2 CPUs (the SDK's worker beside the caller; on one the SDK "
 			"falls back to sync calls); this process may use %d: allow more (taskset) (see %s --help)\n",
 			prog, m->allowed_cpus, prog);
+		return EXIT_BAD_INPUT;
+	}
+	/* a verdict on a run that spins more threads than it may use CPUs
+	 * would judge the scheduler: refused, where the warning only warns */
+	uint32_t callers;
+	int spin;
+	if (judges_async(o) && o->async && (spin = async_spinners(o, m, &callers)) > m->allowed_cpus) {
+		fprintf(stderr,
+			"%s: a verdict on this async run would judge the scheduler: it spins %d threads (%u caller%s and "
+			"the SDK's workers) on %d allowed CPUs; use fewer plugins (-p), fewer libraries, or sync (see %s "
+			"--help)\n",
+			prog, spin, callers, callers == 1 ? "" : "s", m->allowed_cpus, prog);
 		return EXIT_BAD_INPUT;
 	}
 	/* a paired block's caller runs alone on its CPU, every other thread of
@@ -283,7 +314,7 @@ int setup(int argc, char **argv, struct options *o, struct machine *m, struct do
 		break;
 	}
 	run_kind_resolve(o);
-	if (o->kind == RUN_JUDGE)
+	if (o->kind == RUN_JUDGE || o->kind == RUN_FIT)
 		return EXIT_OK;
 	if (count_refusal(o, err, sizeof(err)) != NULL) {
 		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);

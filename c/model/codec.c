@@ -220,6 +220,13 @@ static void pair_cell_fields(struct obj *o, void *rec)
 	f_str(o, "name", c->name);
 	f_str(o, "side", c->side);
 	f_u64(o, "extractions_per_block", &c->per_block);
+	{
+		int has = c->block_ms >= 0;
+		if (f_opt(o, "block_ms", &has))
+			f_num(o, "block_ms", &c->block_ms);
+		else if (o->c->dir == READ)
+			c->block_ms = -1;
+	}
 	f_nums(o, "block_ns_per_extraction", &c->block_ns, &c->nblocks);
 	f_nums(o, "block_cpu_ns_per_extraction", &c->block_cpu_ns, &c->ncpu);
 	f_nums(o, "lead_in_ns", &c->lead_ns, &c->nlead);
@@ -309,6 +316,11 @@ static void paired_fields(struct obj *o, void *rec)
 {
 	struct paired_rec *p = rec;
 	f_num(o, "block_ms", &p->block_ms);
+	{
+		int has = p->async_block_ms > 0;
+		if (f_opt(o, "async_block_ms", &has))
+			f_num(o, "async_block_ms", &p->async_block_ms);
+	}
 	f_num(o, "lead_in_us", &p->lead_in_us);
 	if (f_opt(o, "lead_in_steady_max_us", &p->has_steady)) {
 		f_num(o, "lead_in_steady_max_us", &p->lead_in_steady_max_us);

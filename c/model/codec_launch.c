@@ -60,6 +60,16 @@ static void worker_side_fields(struct obj *o, void *rec)
 		w->nran_on = 0;
 }
 
+static void workers_seen_fields(struct obj *o, void *rec)
+{
+	struct workers_seen_rec *w = rec;
+	f_u32(o, "callers", &w->callers);
+	f_u32(o, "goroutines", &w->goroutines);
+	cpu_list(o, "cpus", w->cpus, &w->ncpus, WORKER_CPUS_MAX);
+	if (o->c->dir == READ && w->ncpus < 0)
+		w->ncpus = 0;
+}
+
 static void machine_fields(struct obj *o, void *rec)
 {
 	struct machine_rec *m = rec;
@@ -259,6 +269,8 @@ static void extract_thread_fields(struct obj *o, void *rec)
 	struct caller_rec *p = rec;
 	f_u64(o, "tid", &p->extract_tid);
 	f_u64(o, "cpu", &p->extract_cpu);
+	if (f_opt(o, "goroutine", &p->has_goroutine))
+		f_u64(o, "goroutine", &p->extract_goroutine);
 }
 
 static void noise_fields(struct obj *o, void *rec)
@@ -404,6 +416,8 @@ static void launch_fields(struct obj *o, void *rec)
 		f_sub(o, "per_event", per_event_fields, &l->per_event, NULL);
 	if (f_opt(o, "worker_side", &l->has_worker_side))
 		f_sub(o, "worker_side", worker_side_fields, &l->worker_side, NULL);
+	if (f_opt(o, "async_workers_seen", &l->has_workers_seen))
+		f_sub(o, "async_workers_seen", workers_seen_fields, &l->workers_seen, NULL);
 }
 
 /* The field lists the document's other records nest. */

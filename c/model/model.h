@@ -58,6 +58,17 @@ struct worker_side_rec {
 	int ran_on[WORKER_CPUS_MAX], nran_on; /* the probes' CPUs, distinct, ascending */
 };
 
+/* With async in effect, the SDK's workers as the callers' probes saw them:
+ * the distinct goroutines that ran Extract (both probes of every async
+ * caller whose plugin names it) and the CPUs they ran on. Counted, where
+ * launch_rec.async_workers is the SDK's rule. */
+struct workers_seen_rec {
+	uint32_t callers;	   /* async callers whose probes named a goroutine */
+	uint32_t goroutines;	   /* distinct ones among their probes */
+	int cpus[WORKER_CPUS_MAX]; /* the probes' CPUs, distinct, ascending */
+	int ncpus;
+};
+
 /* The floors with a spread, in the order of floors_rec's figures. */
 enum floor_kind {
 	FLOOR_C_CALL,
@@ -153,6 +164,8 @@ struct caller_rec {
 	int cpu_first, cpu_last;
 	int64_t pinned_cpu;		   /* -1: not pinned */
 	uint64_t extract_tid, extract_cpu; /* where the last probe's Extract ran */
+	int has_goroutine;		   /* the plugin names the goroutine that ran Extract */
+	uint64_t extract_goroutine;	   /* its number at the last probe */
 	int async_in_effect;
 	/* async in effect: where the SDK's request slot of the instance lay
 	 * (plugin/sdkslot.h); line_bytes 0: not found, why says why */
@@ -221,6 +234,8 @@ struct launch_rec {
 	struct per_event_rec per_event;
 	int has_worker_side; /* --worker-cpu; absent otherwise */
 	struct worker_side_rec worker_side;
+	int has_workers_seen; /* async in effect and a plugin that names its goroutines */
+	struct workers_seen_rec workers_seen;
 };
 
 struct summary_rec {
@@ -397,6 +412,7 @@ struct pair_cell_rec {
 	char name[MODEL_NAME_MAX]; /* the cell, as in the document's cells (or the base's) */
 	char side[8];		   /* "this", or "against": the --against build */
 	uint64_t per_block;	   /* extractions in each block */
+	double block_ms;	   /* the block length it was asked to fill (0: -n calls; -1: older document) */
 	double *block_ns;	   /* ns per extraction of each block, one a round */
 	double *block_cpu_ns;	   /* process CPU ns per extraction of each block */
 	double *lead_ns;	   /* the untimed lead-in before each block */
@@ -452,6 +468,7 @@ struct roundtrip_rec {
 
 struct paired_rec {
 	double block_ms;	      /* asked for; -n given: 0 (fixed calls) */
+	double async_block_ms;	      /* an async cell's: block_ms unless --async-block-ms; 0 in older documents */
 	double lead_in_us;	      /* before every block: fixed (has_steady 0), else only sent to old children */
 	int has_steady;		      /* lead-ins ran until steady (stats/steady.h), capped: */
 	double lead_in_steady_max_us; /* the cap, after the first call */

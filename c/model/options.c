@@ -40,7 +40,9 @@ const struct optdef options_table[] = {
 	{.name = "worker-cpu", .arg = "<N>", .group = GROUP_RUN, .type = T_CPU, .off = AT(worker_cpu), .max = OPT_MAX_CPUS - 1, .json = "worker_cpu", .json_opt = 1, .child = 1,
 	 .help = "with -a: pin the async worker side (every thread but the\ncallers: the SDK's worker, the Go runtime's threads) to\nCPU N, and the caller (without --cpus) to the first other\nCPU allowed; verified after the run, and N's topology class\nrelative to the caller's is in the JSON machine record"},
 	{.name = "topology", .group = GROUP_RUN, .type = T_FLAG, .off = AT(topology),
-	 .help = "list the CPUs this process may use by their class relative\nto the caller's (--cpus's first, or the first allowed):\nSMT sibling, same last-level cache, other one, other\npackage; one CPU of each, for --worker-cpu; measures nothing"},
+	 .help = "list the CPUs this process may use by their class relative\nto the caller's (--cpus's first, or the first allowed):\nSMT sibling, same last-level cache, other one, other\npackage; one CPU of each, for --worker-cpu; measures nothing.\nWith --floors, the sweep: per class, async noop with the\nworker side on its CPU and the round trip to it, beside\nsync (one launch each, -n calls)"},
+	{.name = "fit", .arg = "<file>", .group = GROUP_RUN, .type = T_LIST, .off = AT(fit), COUNT(nfit), .max = OPT_MAX_FIT,
+	 .help = "repeatable: saved JSON documents of --compare; fits async\nagainst the round trip through all their generations\n(async = slope x round trip + intercept, per library) and\nprints each document's round trip and async in round trips;\nmeasures nothing, takes no other option"},
 	{.name = "plugin-config", .arg = "<s>", .group = GROUP_RUN, .type = T_TEXT, .off = AT(plugin_config), .max = 1024, .child = 1,
 	 .help = "pass this plugin_init configuration verbatim instead\nof the one -a/--extra-ns imply (testing: the mode in\neffect is still verified, never taken from it)"},
 	{.name = "stall-timeout", .arg = "<s>", .group = GROUP_RUN, .type = T_U32, .off = AT(stall_timeout_s), .max = 86400, .child = 1,
@@ -79,6 +81,8 @@ const struct optdef options_table[] = {
 	 .help = "paired: stop before --time once every ratio's 95% interval\nis this narrow (half-width, percent; default: off)"},
 	{.name = "block-ms", .arg = "<ms>", .group = GROUP_COMPARE, .type = T_REAL, .off = AT(block_ms), SETS(block_set), .max = OPT_MAX_BLOCK_MS,
 	 .help = "paired: the timed length of a block (default 2); -n N\ngiven: N calls a block instead"},
+	{.name = "async-block-ms", .arg = "<ms>", .group = GROUP_COMPARE, .type = T_REAL, .off = AT(async_block_ms), SETS(async_block_set), .max = OPT_MAX_BLOCK_MS,
+	 .help = "paired: the timed length of an async cell's block (default:\n--block-ms): longer blocks spread the worker's wake-up\nbefore each over more timed calls"},
 	{.name = "lead-in-us", .arg = "<us>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(lead_in_us), SETS(lead_in_set), .max = OPT_MAX_LEAD_IN_US,
 	 .help = "paired: untimed calls this long before every block\n(fixed); default: until steady (4 groups of 16 calls\nwithin 25%), 1200 us at least after an async block, 5 ms\nat most (excluded and reported)"},
 	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), SETS(threshold_set), .max = 1000, .judge = 1,
@@ -261,6 +265,11 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 	}
 }
 
+double options_block_ms(const struct options *o, int async)
+{
+	return async && o->async_block_ms > 0 ? o->async_block_ms : o->block_ms;
+}
+
 double options_generation_s(const struct options *o)
 {
 	double g = o->time_s / 25.0;
@@ -272,7 +281,9 @@ double options_generation_s(const struct options *o)
 
 size_t options_max_generations(const struct options *o, int ncells, double *least_s)
 {
-	double block_s = o->n_set ? 0 : o->block_ms / 1e3, round_s = ncells * ((double)o->lead_in_us / 1e6 + block_s);
+	/* the longer of the two block lengths: a bound for every cell */
+	double block_s = o->n_set ? 0 : fmax(o->block_ms, options_block_ms(o, 1)) / 1e3,
+	       round_s = ncells * ((double)o->lead_in_us / 1e6 + block_s);
 	double d = options_generation_s(o);
 
 	if (round_s > d)

@@ -25,6 +25,7 @@
 #define OPT_MAX_ALLOCATORS	     4
 #define OPT_DEFAULT_COMPARE_LAUNCHES 10
 #define OPT_MAX_LIBS		     8	     /* --plugin libraries in one process */
+#define OPT_MAX_FIT		     64	     /* --fit documents */
 #define OPT_MAX_FIELD_SPECS	     64	     /* --field selections */
 #define OPT_MAX_EXPORTS		     8	     /* --export FORMAT=FILE */
 #define OPT_MAX_PAYLOAD		     1048576 /* --payload-size bytes */
@@ -118,6 +119,8 @@ struct options {
 	int worker_cpu;	 /* --worker-cpu: the async worker side's one CPU; -1: not pinned */
 	int slot_offset; /* --slot-offset: where the SDK's async slots start in a line; -1: the allocator's */
 	int topology;	 /* --topology: list the CPU classes relative to the caller, measure nothing */
+	const char *fit[OPT_MAX_FIT]; /* --fit FILE, repeatable: saved --compare documents */
+	int nfit;
 	/* plugin libraries (docs/plugins.md) */
 	const char *libs[OPT_MAX_LIBS]; /* --plugin PATH, repeatable: measured, -p callers each */
 	int nlibs;
@@ -143,7 +146,9 @@ struct options {
 	int paired;		    /* derived: this run compares in paired blocks */
 	double precision_pct;	    /* --precision: stop when every ratio's half-width is this small; 0: off */
 	double block_ms;	    /* --block-ms: the length of a block */
-	uint64_t lead_in_us;	    /* --lead-in-us: untimed calls before each block */
+	double async_block_ms;	    /* --async-block-ms: an async cell's block; 0: --block-ms */
+	int async_block_set;
+	uint64_t lead_in_us; /* --lead-in-us: untimed calls before each block */
 	int lead_in_set, block_set;
 	uint64_t serve_blocks_ns; /* internal: a paired run's child; blocks of this length (0: -n calls) */
 	int serve_blocks;
@@ -210,7 +215,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 59
+#define OPT_COUNT 61
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,
@@ -258,6 +263,10 @@ const char *host_calls_name(enum host_calls h);
 
 /* The options ask for an open-loop latency run (--rate or --gap-us). */
 int options_latency(const struct options *o);
+
+/* The timed length of a block of a paired cell, ms: --async-block-ms for an
+ * async one when given, else --block-ms. */
+double options_block_ms(const struct options *o, int async);
 
 /* A paired run's generation length in seconds: --time / --launches, or
  * else a 25th of --time within OPT_GENERATION_MIN_S and _MAX_S. */

@@ -11,6 +11,7 @@ enum run_kind {
 	RUN_UNRESOLVED = 0, /* options not resolved (a document read back from JSON) */
 	RUN_JUDGE,	    /* --judge BASE CUR: two sample files, nothing measured */
 	RUN_TOPOLOGY,	    /* --topology: the CPU classes relative to the caller, nothing measured */
+	RUN_FIT,	    /* --fit FILE...: async against the round trip over saved --compare documents */
 	RUN_CHILD,	    /* --emit-launch: one launch of a parent, its document on stdout */
 	RUN_SERVE_BLOCKS,   /* --emit-launch --serve-blocks: a paired run's child, blocks on request */
 	RUN_REPEAT_LOAD,    /* --repeat-load K: K fresh processes load, extract once, exit */

@@ -390,6 +390,9 @@ static int reap_by(struct child *c, struct child_deadline *d)
 		while ((got = waitpid(c->pid, &status, 0)) < 0 && errno == EINTR)
 			;
 	}
+	/* the handler killed it (or reaped it first: ECHILD): its exit, not
+	 * this launch's failure, is what the process reports */
+	interrupt_hold_if_dying();
 	if (got == c->pid) {
 		kill(-got, SIGKILL);	  /* what it left in its group dies with it: no orphan */
 		interrupt_kill_adopted(); /* and what it left outside, adopted at its end */

@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/selfpath.h"
 #include "base/status.h"
 #include "model/codec.h"
 #include "model/codec_identity.h"
 #include "orchestrate/child.h"
+#include "orchestrate/childargs.h"
 #include "timing/record.h"
 
 /* Runs a child and hands its stdout to parse. Returns EXIT_OK; the child's
@@ -82,6 +84,28 @@ int launch_document_within(char *const argv[], int timeout_ms, struct doc *d, ch
 int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen)
 {
 	return launch_document_within(argv, -1, d, NULL, err, errlen);
+}
+
+int launch_options(const struct options *co, char *const extra[], struct doc *d, char *err, size_t errlen)
+{
+	enum { MAX_ARGS = 80 };
+	char *argv[MAX_ARGS], store[16384], self[4096];
+	int n, k;
+
+	if (self_path(self, sizeof(self)) != 0) {
+		snprintf(err, errlen, "cannot find this executable");
+		return EXIT_RUN_FAILED;
+	}
+	argv[0] = self;
+	if ((n = options_child_args(co, argv + 1, MAX_ARGS - 6, store, sizeof(store))) < 0) {
+		snprintf(err, errlen, "arguments too long for a launch");
+		return EXIT_RUN_FAILED;
+	}
+	for (k = n + 1; extra && *extra && k < MAX_ARGS - 2; extra++)
+		argv[k++] = *extra;
+	argv[k++] = (char *)"--emit-launch";
+	argv[k] = NULL;
+	return launch_document(argv, d, err, errlen);
 }
 
 struct minimal_ctx {

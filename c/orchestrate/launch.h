@@ -14,6 +14,11 @@
  * a caller stuck) or EXIT_RUN_FAILED. */
 int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen);
 
+/* launch_document of this executable with the child arguments of co
+ * (orchestrate/childargs.h), then extra (NULL-terminated; may be NULL),
+ * then --emit-launch. */
+int launch_options(const struct options *co, char *const extra[], struct doc *d, char *err, size_t errlen);
+
 /* launch_document within a deadline of timeout_ms (-1: as long as it
  * takes; child.h: past it while the child keeps using CPU, up to
  * CHILD_BUSY_MAX_FACTOR times it): a child still running then is killed,

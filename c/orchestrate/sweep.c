@@ -7,9 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/selfpath.h"
 #include "base/status.h"
-#include "orchestrate/childargs.h"
 #include "orchestrate/launch.h"
 
 void sweep_child_options(const struct options *o, double rate, int async, struct options *co)
@@ -71,28 +69,16 @@ static int sweep_one(const struct options *o, int k, int async, struct doc *d, c
 {
 	struct options co;
 	struct doc child;
-	char *argv[80], store[16384], self[4096], seed[24];
+	char seed[24];
+	char *extra[] = { (char *)"--seed", seed, NULL };
 	struct cell_rec *cell;
-	int n, status;
+	int status;
 
 	sweep_child_options(o, o->sweep[k], async, &co);
 	/* its own seed (a child launch gets none from the table: it was 1) */
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)sweep_child_seed(o->seed, k, async));
-	if (self_path(self, sizeof(self)) != 0) {
-		snprintf(err, errlen, "cannot find this executable");
-		return EXIT_RUN_FAILED;
-	}
-	argv[0] = self;
-	if ((n = options_child_args(&co, argv + 1, 74, store, sizeof(store))) < 0) {
-		snprintf(err, errlen, "arguments too long for a launch");
-		return EXIT_RUN_FAILED;
-	}
-	argv[n + 1] = (char *)"--seed";
-	argv[n + 2] = seed;
-	argv[n + 3] = (char *)"--emit-launch";
-	argv[n + 4] = NULL;
 	memset(&child, 0, sizeof(child));
-	status = launch_document(argv, &child, err, errlen);
+	status = launch_options(&co, extra, &child, err, errlen);
 	if (status == EXIT_STALLED)
 		status = EXIT_RUN_FAILED; /* a stalled request is what the sweep measures: not rerun */
 	if (status == EXIT_OK && (child.ncells != 1 || !child.cells[0].has_latency)) {

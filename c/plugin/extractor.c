@@ -158,8 +158,10 @@ void extractor_close(struct extractor *x)
 
 int extractor_probe(struct extractor *x, struct probe *p, char *err, size_t errlen)
 {
-	uint64_t *slots[PROBE_SLOTS] = { &p->calls,	&p->tid,       &p->cpu, &p->gomaxprocs, &p->async_configured,
-					 &p->go_allocs, &p->host_calls };
+	uint64_t *slots[PROBE_SLOTS] = {
+		&p->calls,     &p->tid,	       &p->cpu,	     &p->gomaxprocs, &p->async_configured,
+		&p->go_allocs, &p->host_calls, &p->goroutine
+	};
 
 	memset(p, 0, sizeof(*p));
 	if (x->probe_in.num_fields == 0)

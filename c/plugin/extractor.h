@@ -81,6 +81,7 @@ struct probe {
 	uint64_t async_configured; /* the SDK's process-wide async switch */
 	uint64_t go_allocs;	   /* Go heap objects allocated since start */
 	uint64_t host_calls;	   /* plugin_extract_fields calls served, this one included */
+	uint64_t goroutine;	   /* the goroutine that ran Extract (with async: the SDK's worker) */
 };
 
 #define PROBE_KNOWN(p, slot) (((p)->known >> (slot)) & 1u)

@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 
 const char *const probe_field_names[PROBE_SLOTS] = {
-	"mock.calls", "mock.tid", "mock.cpu", "mock.gomaxprocs", "mock.async", "mock.goallocs", "mock.hostcalls",
+	"mock.calls", "mock.tid",      "mock.cpu",	 "mock.gomaxprocs",
+	"mock.async", "mock.goallocs", "mock.hostcalls", "mock.goroutine",
 };
 
 const char *plugin_api_header_version(void)

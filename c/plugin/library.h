@@ -29,6 +29,7 @@ enum probe_slot {
 	PROBE_ASYNC,
 	PROBE_GOALLOCS,
 	PROBE_HOSTCALLS, /* plugin_extract_fields calls served; PROBE_NOT_COUNTED: not counted */
+	PROBE_GOROUTINE, /* the goroutine that ran Extract (the mock's runtime number) */
 	PROBE_SLOTS
 };
 #define PROBE_NOT_COUNTED UINT64_MAX

@@ -15,6 +15,8 @@ int mock_field_name(uint32_t id, char *buf, size_t len)
 		n = snprintf(buf, len, "%s", probe_names[id]);
 	else if (id == FIELD_HOST_CALLS)
 		n = snprintf(buf, len, "mock.hostcalls");
+	else if (id == FIELD_GOROUTINE)
+		n = snprintf(buf, len, "mock.goroutine");
 	else if (id < MOCK_NUM_FIELDS)
 		n = snprintf(buf, len, "mock.%s.%u", work_name((enum work)mock_field_kind(id)), mock_field_lane(id));
 	else

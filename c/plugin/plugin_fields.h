@@ -33,7 +33,10 @@ enum mock_field {
  * the code every other field runs). */
 #define FIELD_HOST_CALLS (FIELD_WORK_BASE + MOCK_NUM_KINDS * MOCK_MAX_LANES)
 #define FIELD_JSON	 (FIELD_HOST_CALLS + 1)
-#define MOCK_NUM_FIELDS	 (FIELD_JSON + MOCK_MAX_LANES)
+/* Last, so that no other id moved: mock.goroutine, the goroutine that ran
+ * Extract (with async, the SDK's worker serving the caller's slot). */
+#define FIELD_GOROUTINE	 (FIELD_JSON + MOCK_MAX_LANES)
+#define MOCK_NUM_FIELDS	 (FIELD_GOROUTINE + 1)
 
 static inline uint32_t mock_work_field(enum work kind, uint32_t lane)
 {
@@ -43,7 +46,7 @@ static inline uint32_t mock_work_field(enum work kind, uint32_t lane)
 /* The kind of a work field id; -1 for a probe field or an unknown id. */
 static inline int mock_field_kind(uint32_t id)
 {
-	if (id >= FIELD_JSON && id < MOCK_NUM_FIELDS)
+	if (id >= FIELD_JSON && id < FIELD_GOROUTINE)
 		return WORK_JSON;
 	return id >= FIELD_WORK_BASE && id < FIELD_HOST_CALLS ? (int)((id - FIELD_WORK_BASE) % MOCK_NUM_KINDS) : -1;
 }

@@ -154,3 +154,13 @@ int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, 
 	memcpy(&slots, (const void *)var, sizeof(slots));
 	return sdk_slot_of(slots, handle, out, why, whylen);
 }
+
+uint32_t sdk_async_workers(int gomaxprocs, uint32_t callers)
+{
+	uint32_t w = 0;
+
+	/* the least w with 2^w >= GOMAXPROCS: ceil(log2), in integers */
+	while (gomaxprocs > 1 && w < 31 && (1L << w) < gomaxprocs)
+		w++;
+	return w > callers ? callers : w;
+}

@@ -69,4 +69,10 @@ int sdk_slot_misplaced(const struct sdk_slot *s, int found, const char *why, cha
 /* The same from a slot array's address (for the check's own test). */
 int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char *why, size_t whylen);
 
+/* The async workers the SDK starts for this many callers of one library
+ * (extract/async.go, getMaxWorkers): ceil(log2 GOMAXPROCS), no more than
+ * the callers; none below GOMAXPROCS 2, where it calls Extract directly.
+ * The rule, for what a run will spin; the probes count what ran. */
+uint32_t sdk_async_workers(int gomaxprocs, uint32_t callers);
+
 #endif

@@ -69,6 +69,23 @@ static void worker_side_line(FILE *out, const struct launch_rec *l)
 		cpu_list_text(w->ran_on, w->nran_on, ran, sizeof(ran)));
 }
 
+/* Async: the SDK's workers as the callers' probes counted them (each
+ * async caller's two probes say which goroutine ran Extract), beside the
+ * number the SDK's rule gives; a count below it is what ran. */
+static void workers_seen_line(FILE *out, const struct launch_rec *l)
+{
+	const struct workers_seen_rec *w = &l->workers_seen;
+	char cpus[128];
+
+	if (!l->has_workers_seen)
+		return;
+	fprintf(out,
+		"# async workers: %u seen (the goroutines that ran Extract at the probes of %u async caller%s), on CPU %s; "
+		"the SDK's rule, ceil(log2 GOMAXPROCS) per library and no more than its callers, gives %llu\n",
+		w->goroutines, w->callers, w->callers == 1 ? "" : "s",
+		cpu_list_text(w->cpus, w->ncpus, cpus, sizeof(cpus)), (unsigned long long)l->async_workers);
+}
+
 static void mode_line(FILE *out, const struct cell_rec *c, const struct launch_rec *l)
 {
 	if (!c->mode_verified || strcmp(l->mode_in_effect, "unknown") == 0)
@@ -147,6 +164,7 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 			(unsigned long long)o->extra_ns);
 	plugin_lines(out, l, &sync_med, &async_med);
 	worker_side_line(out, l);
+	workers_seen_line(out, l);
 	cost_lines(out, l);
 	if (l->has_floors) {
 		snprintf(title, sizeof(title), "floors (same loop and clock, %llu calls in %u batches, median batch):",

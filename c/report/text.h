@@ -73,6 +73,42 @@ void report_sweep_text(FILE *out, const struct doc *d);
  * measures each (text_topology.c); nothing measured. */
 void report_topology_text(FILE *out, int caller, int ncpus, const struct topo_class_row *rows, int nrows);
 
+/* One measured figure of the topology sweep: the median over a launch's
+ * batches, and its fastest and slowest batch, ns per operation. */
+struct topo_fig {
+	double median, min, max;
+};
+
+/* One class of the topology sweep (--topology --floors): the worker side
+ * held on cpu, the round trip between it and the caller's CPU (the async
+ * floor) and async noop, each from one launch. */
+struct topo_sweep_row {
+	enum cpu_class cls;
+	int cpu;
+	struct topo_fig roundtrip, async;
+	int workers;	   /* the SDK's workers its probes saw; -1: not counted */
+	int worker_ran_on; /* the CPU they ran on at the probes; -1: several or unknown */
+};
+
+/* --fit: per library, the line through every document's generations (or
+ * why not), over how many points and which round trips, and the
+ * documents' median sync beside it. */
+struct fit_line {
+	struct roundtrip_lib_rec line;
+	size_t points;
+	double rt_min, rt_max, sync_ns;
+};
+
+/* The fit's report: a row per document (its round-trip record), then the
+ * lines. */
+void report_fit_text(FILE *out, const char *const *files, const struct roundtrip_rec *const *rts, int ndocs,
+		     const struct fit_line *lines, int nlines);
+
+/* The sweep's table: a row per class, beside the one sync launch (no
+ * worker: no class), n calls in batches. */
+void report_topology_sweep_text(FILE *out, int caller, const struct topo_sweep_row *rows, int nrows,
+				const struct topo_fig *sync, unsigned long long n, unsigned batches);
+
 /* The warnings a document calls for, as a fixed set of sentences. */
 void report_warnings(FILE *err, const struct doc *d);
 /* --count: the counts: block of a counted cell, nothing for another

@@ -30,10 +30,16 @@ static void how_text(FILE *out, const struct paired_rec *p)
 		"%u rounds, %zu blocks; stopped by %s after %.2f s (--time %g%s%s)\n",
 		p->ncells, p->ngenerations, p->rounds, blocks, p->stopped_by, p->elapsed_s, p->budget_s,
 		p->precision_pct > 0 ? ", --precision " : "", p->precision_pct > 0 ? "set" : "");
-	if (p->block_ms > 0)
+	/* what was asked: a child sizes its blocks at its warm-up's pace, so a
+	 * cell's blocks last its calls times its ns/extr. (the table) */
+	if (p->block_ms > 0) {
 		fprintf(out, "  blocks: %.3g ms timed each", p->block_ms);
-	else
+		if (p->async_block_ms > 0 && p->async_block_ms != p->block_ms)
+			fprintf(out, ", an async cell's %.3g ms,", p->async_block_ms);
+		fprintf(out, " at the pace of each child's warm-up");
+	} else {
 		fprintf(out, "  blocks: -n extractions each");
+	}
 	fprintf(out, "; a round runs every cell once, in a random order (seed %llu)\n",
 		(unsigned long long)p->order_seed);
 	if (p->has_steady)
@@ -76,7 +82,7 @@ static void cells_text(FILE *out, const struct paired_rec *p)
 			c->nblocks, fmt_ns(l, sizeof(l), median_of(c->lead_ns, c->nlead)));
 	}
 	fprintf(out, "  (medians over blocks, lead-ins excluded; an absolute cell is as noisy as the machine: read the "
-		     "ratios)\n");
+		     "ratios; calls: a block's in the last generation)\n");
 }
 
 static void ratios_text(FILE *out, const struct paired_rec *p)

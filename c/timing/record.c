@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sysinfo.h"
+#include "plugin/sdkslot.h"
 #include "timing/allocs.h"
 #include "timing/schedule.h"
 
@@ -47,11 +49,44 @@ static const char *run_async_reason(const struct run *r, const struct options *o
 	return async_not_in_effect_reason(&r->plugins[0].before);
 }
 
-/* The SDK's async workers for this many callers: ceil(log2 GOMAXPROCS). */
-static uint64_t async_workers(int gomaxprocs, uint32_t plugins)
+/* Adds v to the ascending list of distinct values a[0..*n) of at most max. */
+static void distinct_add(uint64_t *a, uint32_t *n, uint32_t max, uint64_t v)
 {
-	int w = gomaxprocs > 1 ? (int)ceil(log2((double)gomaxprocs)) : 0;
-	return (uint32_t)w > plugins ? plugins : (uint64_t)w;
+	uint32_t j = 0;
+
+	while (j < *n && a[j] < v)
+		j++;
+	if ((j < *n && a[j] == v) || *n == max)
+		return;
+	memmove(&a[j + 1], &a[j], (size_t)(*n - j) * sizeof(*a));
+	a[j] = v;
+	(*n)++;
+}
+
+/* The SDK's workers as the async callers' two probes saw them: the
+ * goroutines that ran Extract and their CPUs. A goroutine's number is its
+ * runtime's: callers of the library loaded k-th (per library of o->plugins
+ * callers) count apart. 0: no async caller's plugin names its goroutine. */
+static int workers_seen(struct workers_seen_rec *w, const struct run *r, uint32_t per_lib)
+{
+	uint64_t *gor = calloc(2 * (size_t)r->nplugins + 1, sizeof(*gor));
+
+	memset(w, 0, sizeof(*w));
+	for (uint32_t i = 0; gor && i < r->nplugins; i++) {
+		const struct probe *at[2] = { &r->plugins[i].before, &r->plugins[i].after };
+		if (!r->plugins[i].async_in_effect || !PROBE_KNOWN(at[1], PROBE_GOROUTINE))
+			continue;
+		w->callers++;
+		for (int k = 0; k < 2; k++) {
+			if (PROBE_KNOWN(at[k], PROBE_GOROUTINE))
+				distinct_add(gor, &w->goroutines, 2 * r->nplugins,
+					     ((uint64_t)(i / per_lib) << 48) ^ at[k]->goroutine);
+			if (PROBE_KNOWN(at[k], PROBE_CPU))
+				cpu_list_add(w->cpus, &w->ncpus, WORKER_CPUS_MAX, (int)at[k]->cpu);
+		}
+	}
+	free(gor);
+	return w->callers > 0;
 }
 
 void record_machine(struct machine_rec *rec, const struct machine *m)
@@ -113,6 +148,8 @@ static int record_caller(struct caller_rec *c, const struct plugin_run *p)
 	c->pinned_cpu = p->pinned_cpu;
 	c->extract_tid = p->after.tid;
 	c->extract_cpu = p->after.cpu;
+	c->has_goroutine = PROBE_KNOWN(&p->after, PROBE_GOROUTINE);
+	c->extract_goroutine = p->after.goroutine;
 	c->async_in_effect = p->async_in_effect;
 	c->has_async_slot = p->slot_looked;
 	c->slot_line_bytes = p->slot.line_bytes;
@@ -158,7 +195,8 @@ int record_launch(struct launch_rec *l, const struct run *r, const struct option
 	l->switches_per_1000 = 1000.0 * (double)(r->vol_switches + r->invol_switches) / requests;
 	l->go_allocs = r->go_allocs;
 	l->go_alloc_bytes = r->go_alloc_bytes;
-	l->async_workers = async_workers((int)r->plugins[0].before.gomaxprocs, o->plugins);
+	l->async_workers = sdk_async_workers((int)r->plugins[0].before.gomaxprocs, o->plugins);
+	l->has_workers_seen = workers_seen(&l->workers_seen, r, o->plugins ? o->plugins : 1);
 	snprintf(l->mode_in_effect, sizeof(l->mode_in_effect), "%s", run_mode_in_effect(r));
 	snprintf(l->async_reason, sizeof(l->async_reason), "%s", reason ? reason : "");
 	l->has_floors = f != NULL;

@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "base/sysinfo.h"
 #include "plugin/goruntime.h"
+#include "stats/pace.h"
 #include "timing/allocs.h"
 #include "timing/hostcalls.h"
 #include "timing/loops.h"
@@ -149,28 +150,37 @@ static void cold_step(struct job *j, uint64_t *evt, int *dead)
 	(*evt)++;
 }
 
-/* Untimed extractions right before timing; the watchdog's slack is 20
- * batches at their pace, since a batch may rightly take long. */
+/* Untimed extractions right before timing, timed in groups; the
+ * watchdog's slack is 20 batches at their mean pace, since a batch may
+ * rightly take long. Returns the pace a paired child sizes its blocks from
+ * (stats/pace.h: the mean, or four times the groups' first quartile when
+ * that is less). */
 static double warmup_step(struct job *j, uint64_t *evt, int *dead)
 {
-	uint64_t n = run_warmup(j->sh->o, j->sh->scen), t0 = now_ns();
-	double per = 0;
+	uint64_t n = run_warmup(j->sh->o, j->sh->scen), group = pace_group(n);
+	struct pace pc;
 
-	for (uint64_t i = 0; !*dead && i < n; i++, (*evt)++) {
-		int st;
-		if ((i & 1023) == 0)
-			step(j, PH_WARMUP);
-		st = iteration(j, *evt);
-		if (st != EXTRACT_OK) {
-			runner_fail(j->pr, "warm-up", *evt, st);
-			*dead = 1;
+	pace_init(&pc);
+	/* a clock read a group, none in the loop of calls: the pace measured
+	 * is the calls' own */
+	for (uint64_t done = 0, k; !*dead && done < n; done += k) {
+		uint64_t g0 = now_ns();
+		k = n - done < group ? n - done : group;
+		for (uint64_t i = done; !*dead && i < done + k; i++, (*evt)++) {
+			int st;
+			if ((i & 1023) == 0)
+				step(j, PH_WARMUP);
+			st = iteration(j, *evt);
+			if (st != EXTRACT_OK) {
+				runner_fail(j->pr, "warm-up", *evt, st);
+				*dead = 1;
+			}
 		}
+		pace_add(&pc, k, now_ns() - g0);
 	}
-	if (n > 0) {
-		per = (double)(now_ns() - t0) / (double)n;
-		atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * per * (double)j->pr->batches.ops[0]));
-	}
-	return per;
+	if (n > 0)
+		atomic_store(&j->progress->slack_ns, (uint64_t)(20.0 * pace_mean(&pc) * (double)j->pr->batches.ops[0]));
+	return pace_for_blocks(&pc);
 }
 
 static void noise_record(struct plugin_run *pr, const struct thread_snapshot *a, const struct thread_snapshot *b)
@@ -388,18 +398,9 @@ static void worker_side_read(struct run *r, const struct options *o)
 		const struct probe *at[2] = { &p->before, &p->after };
 		if (!p->async_in_effect)
 			continue;
-		for (int k = 0; k < 2; k++) {
-			int cpu = (int)at[k]->cpu, j = 0;
-			if (!PROBE_KNOWN(at[k], PROBE_CPU))
-				continue;
-			while (j < w->nran_on && w->ran_on[j] < cpu)
-				j++;
-			if ((j < w->nran_on && w->ran_on[j] == cpu) || w->nran_on == WORKER_CPUS_MAX)
-				continue;
-			memmove(&w->ran_on[j + 1], &w->ran_on[j], (size_t)(w->nran_on - j) * sizeof(int));
-			w->ran_on[j] = cpu;
-			w->nran_on++;
-		}
+		for (int k = 0; k < 2; k++)
+			if (PROBE_KNOWN(at[k], PROBE_CPU))
+				cpu_list_add(w->ran_on, &w->nran_on, WORKER_CPUS_MAX, (int)at[k]->cpu);
 	}
 }
 

@@ -61,15 +61,22 @@ const (
 // that no other field's identifier moved when it was added.
 const FieldHostCalls = FieldWorkBase + NumKinds*MaxLanes
 
-// FieldJSON is mock.json.0: the realistic field's lanes, last.
+// FieldJSON is mock.json.0: the realistic field's lanes.
 const FieldJSON = FieldHostCalls + 1
 
+// FieldGoroutine is the probe field that says which goroutine ran Extract:
+// with async on, the SDK's worker that serves the caller's slot, so that
+// the driver counts the workers that served its callers instead of
+// computing how many the SDK should have started. Last, for the same reason
+// as FieldHostCalls.
+const FieldGoroutine = FieldJSON + MaxLanes
+
 // NumFields is the number of declared fields.
-const NumFields = FieldJSON + MaxLanes
+const NumFields = FieldGoroutine + 1
 
 // JSONLane is the lane of a mock.json field identifier.
 func JSONLane(id int) (lane int, ok bool) {
-	if id < FieldJSON || id >= NumFields {
+	if id < FieldJSON || id >= FieldJSON+MaxLanes {
 		return 0, false
 	}
 	return id - FieldJSON, true
@@ -105,6 +112,9 @@ func FieldName(id int) string {
 	}
 	if id == FieldHostCalls {
 		return "mock.hostcalls"
+	}
+	if id == FieldGoroutine {
+		return "mock.goroutine"
 	}
 	if lane, ok := JSONLane(id); ok {
 		return fmt.Sprintf("mock.json.%d", lane)

@@ -144,6 +144,10 @@ func TestFieldLayout(t *testing.T) {
 	if _, _, ok := SplitWorkField(FieldHostCalls); ok || FieldName(FieldHostCalls) != "mock.hostcalls" {
 		t.Error("mock.hostcalls split as a work field, or misnamed")
 	}
+	if _, ok := JSONLane(FieldGoroutine); ok || FieldName(FieldGoroutine) != "mock.goroutine" ||
+		FieldName(WorkField(KindJSON, MaxLanes-1)) != "mock.json.255" {
+		t.Error("mock.goroutine taken for a json lane, or misnamed")
+	}
 	if FieldName(WorkField(KindJSON, 3)) != "mock.json.3" || FieldType(WorkField(KindJSON, 3)) != "uint64" {
 		t.Error("mock.json misnamed or mistyped")
 	}

@@ -31,6 +31,8 @@ type corpus struct {
 	docs  []string // README.md first, then docs/*.md, sorted
 	parse map[string]Doc
 	long  map[string]int
+	// the long forms' own limits (a timeout: line), where the hour is too short
+	timeouts map[string]time.Duration
 }
 
 func load(t *testing.T, root string) corpus {
@@ -55,6 +57,13 @@ func load(t *testing.T, root string) corpus {
 		t.Fatal(err)
 	}
 	c.long = ParseLong(string(text))
+	c.timeouts = map[string]time.Duration{}
+	smokes, _ := ParseSmoke(string(text)) // its problems are TestSmokeFormat's
+	for _, s := range smokes {
+		if s.Timeout > 0 {
+			c.timeouts[s.Long] = s.Timeout
+		}
+	}
 	return c
 }
 
@@ -167,6 +176,9 @@ func TestCommands(t *testing.T) {
 				timeout := shortTimeout
 				if _, long := c.long[cmd.Text]; long {
 					timeout = longTimeout
+					if d := c.timeouts[cmd.Text]; d > 0 {
+						timeout = d
+					}
 				}
 				t.Run(lineName(cmd.Line), func(t *testing.T) {
 					d := check(t, dir, env, cmd, timeout)

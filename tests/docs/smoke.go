@@ -25,6 +25,9 @@ package docs
 //     comment above it says why.
 //   - covered: instead of smoke:, for a make target that make test runs
 //     itself (TEST_EXTRA, or make test itself, which .ci/run runs): the reason.
+//   - timeout: how long make check-docs-long lets the long form run (a Go
+//     duration), when the default hour is too short for it; a comment above
+//     says why.
 //
 // A smoke form must be the same command as its long one, smaller
 // (SameCommand): the same executable or make targets, and every option and
@@ -35,15 +38,17 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Smoke is the small form of one long command.
 type Smoke struct {
-	Long    string // the long command, as listed
-	Line    int    // its line in docs/long-commands.txt
-	Command string // the smoke form; empty when Covered
-	Covered string // why make test runs the long command itself
-	Exit    []int  // the exit statuses allowed; empty: the long command's documented one
+	Long    string        // the long command, as listed
+	Line    int           // its line in docs/long-commands.txt
+	Command string        // the smoke form; empty when Covered
+	Covered string        // why make test runs the long command itself
+	Exit    []int         // the exit statuses allowed; empty: the long command's documented one
+	Timeout time.Duration // the long form's limit under make check-docs-long; 0: the default
 	Expect  []*regexp.Regexp
 	Files   []SmokeFile
 }
@@ -101,6 +106,13 @@ func ParseSmoke(text string) ([]Smoke, []string) {
 				}
 				s.Exit = append(s.Exit, n)
 			}
+		case "timeout":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				bad(line, "timeout: %q is no duration above zero (90m, 2h)", val)
+				continue
+			}
+			s.Timeout = d
 		case "expect":
 			re, err := regexp.Compile("(?m)" + val)
 			if err != nil {
@@ -117,7 +129,7 @@ func ParseSmoke(text string) ([]Smoke, []string) {
 			}
 			s.Files = append(s.Files, SmokeFile{Name: name, Want: re})
 		default:
-			bad(line, "unknown keyword %q (smoke, expect, file or covered)", key)
+			bad(line, "unknown keyword %q (smoke, expect, file, exit, covered or timeout)", key)
 		}
 	}
 	for _, s := range smokes {

@@ -479,3 +479,63 @@ func TestSmallStack(t *testing.T) {
 		}
 	}
 }
+
+// When the handler kills the running launch, the thread that was waiting
+// for that launch sees it gone; it must not report it as a failed launch
+// nor exit 3 while the handler finishes. The signal goes to another thread
+// than the waiting one, and the handler is made to linger after its line
+// (a test hook), so that the waiting thread has all the time it needs: the
+// exit is still 128 + the signal, the handler's line the last, and no line
+// says a launch failed. Under load this happened by itself (the line
+// "launch ... failed: could not run" after the handler's).
+func TestInterruptOutlivesTheLaunchItKilled(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	for name, extra := range map[string][]string{
+		"launches": {"-n", "400000", "-r", "4", "--launches", "50"},
+		"compare":  {"-n", "400000", "-r", "4", "--compare", "--interleave", "launches", "--launches", "20"},
+		"against":  {"-n", "400000", "-r", "4", "--against", bench, "--interleave", "launches", "--launches", "20"},
+		"paired":   {"--against", bench, "--time", "30"},
+	} {
+		mark := fmt.Sprintf("CGOCOST_TEST_RUN=linger-%s-%d", name, time.Now().UnixNano())
+		cmd := exec.Command(bench, append([]string{"--warmup", "1000"}, extra...)...)
+		cmd.Env = append(cmd.Environ(), mark, "CGOCOST_TEST_INTERRUPT_LINGER_MS=700")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for deadline := time.Now().Add(30 * time.Second); len(processesOf(mark)) < 2 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		// to a thread that is not the one waiting for the launch (the
+		// kernel may choose any that does not block it: a Go runtime
+		// thread of the plugin linked in, for one)
+		// (the first that still exists: a thread may end meanwhile)
+		pid := cmd.Process.Pid
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		sent := false
+		for _, task := range tasks {
+			if n, err := strconv.Atoi(task.Name()); err == nil && n != pid && !sent {
+				sent = syscall.Tgkill(pid, n, syscall.SIGTERM) == nil
+			}
+		}
+		if !sent {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("%s: no thread of the driver but its main one took the signal (%d threads)", name, len(tasks))
+		}
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 143 {
+			t.Errorf("%s: %v, want exit 143; stderr %q", name, err, errb.String())
+		}
+		msg := strings.TrimRight(errb.String(), "\n")
+		if last := msg[strings.LastIndex(msg, "\n")+1:]; !strings.HasPrefix(last, "bench: interrupted by SIGTERM during ") {
+			t.Errorf("%s: last line %q", name, last)
+		}
+		if strings.Contains(msg, "failed") {
+			t.Errorf("%s: a launch reported as failed beside the interrupt: %q", name, msg)
+		}
+		noneLeft(t, name, mark)
+	}
+}

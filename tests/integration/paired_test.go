@@ -31,6 +31,7 @@ type pairedDoc struct {
 		Cells            []struct {
 			Name        string    `json:"name"`
 			Side        string    `json:"side"`
+			BlockMs     float64   `json:"block_ms"`
 			PerBlock    int       `json:"extractions_per_block"`
 			Blocks      []float64 `json:"block_ns_per_extraction"`
 			CPU         []float64 `json:"block_cpu_ns_per_extraction"`
@@ -329,8 +330,13 @@ func TestPairedAgainst(t *testing.T) {
 		d.Comparison.Changes[0].Kind != "pair" || d.Comparison.Changes[0].Verdict != "regressed" {
 		t.Fatalf("comparison: %+v", d.Comparison)
 	}
+	// the 300 ns are a busy loop calibrated once per process: on a vCPU
+	// whose speed changes threefold (and under the sanitizers, whose base
+	// cell costs 545 ns) the ratio of the sides is no constant, but this
+	// build's blocks cost at least a third of the injection more, where
+	// two sides alike differ by a few per cent
 	if p := d.Paired; p.Cells[0].Side != "this" || p.Cells[1].Side != "against" ||
-		median(p.Cells[0].Blocks) < 2*median(p.Cells[1].Blocks) {
+		median(p.Cells[0].Blocks)-median(p.Cells[1].Blocks) < 100 {
 		t.Fatalf("the slowdown did not reach this build only: %v ns vs %v ns",
 			median(p.Cells[0].Blocks), median(p.Cells[1].Blocks))
 	}
@@ -527,4 +533,113 @@ func TestPairedNeedsTwoCPUs(t *testing.T) {
 	if r.code != 0 {
 		t.Errorf("launch by launch on one CPU: exit %d: %s", r.code, r.stderr)
 	}
+}
+
+// --async-block-ms gives the async cells of a paired run their own block
+// length: each cell records the length it was asked to fill (the sync
+// cells --block-ms, the async ones the new length), the run both, and the
+// header says it; without it every cell has --block-ms; outside a paired
+// run it is bad input.
+func TestAsyncBlockLength(t *testing.T) {
+	needCPUs01(t)
+	bench := filepath.Join(buildDir(t), "bench")
+	type doc struct {
+		Paired struct {
+			BlockMs      float64  `json:"block_ms"`
+			AsyncBlockMs *float64 `json:"async_block_ms"`
+			Cells        []struct {
+				Name     string    `json:"name"`
+				BlockMs  *float64  `json:"block_ms"`
+				PerBlock float64   `json:"extractions_per_block"`
+				BlockNs  []float64 `json:"block_ns_per_extraction"`
+			} `json:"cells"`
+		} `json:"paired"`
+	}
+	for _, c := range []struct {
+		args        []string
+		sync, async float64
+	}{
+		{[]string{"--async-block-ms", "8"}, 2, 8},
+		{[]string{"--block-ms", "3"}, 3, 3},
+	} {
+		args := append([]string{"--compare", "--time", "1", "--format", "json"}, c.args...)
+		r := runTimeout(t, 3*time.Minute, "taskset", append([]string{"-c", "0,1", bench}, args...)...)
+		var d doc
+		if r.code != 0 || json.Unmarshal([]byte(r.stdout), &d) != nil {
+			t.Fatalf("%v: exit %d: %s", c.args, r.code, r.stderr)
+		}
+		if d.Paired.BlockMs != c.sync || d.Paired.AsyncBlockMs == nil || *d.Paired.AsyncBlockMs != c.async {
+			t.Errorf("%v: block_ms %v, async_block_ms %v: want %v and %v", c.args, d.Paired.BlockMs,
+				d.Paired.AsyncBlockMs, c.sync, c.async)
+		}
+		asyncCells := 0
+		for _, cell := range d.Paired.Cells {
+			want := c.sync
+			if strings.Contains(cell.Name, "mode=async") {
+				want = c.async
+				asyncCells++
+			}
+			if cell.BlockMs == nil || *cell.BlockMs != want {
+				t.Errorf("%v: cell %s: block_ms %v, want %v", c.args, cell.Name, cell.BlockMs, want)
+			}
+			// and a block lasts about that: at least a quarter of it at
+			// the warm-up's steady pace, whatever the async worker's
+			// wake-up made of the warm-up's mean (blocks of 5 calls, 3 us,
+			// where 2 ms were asked); a tenth is far below what the
+			// machine's changes of pace between warm-up and blocks give (3x)
+			if len(cell.BlockNs) > 0 {
+				ms := blockMs(cell.PerBlock, cell.BlockNs)
+				if ms < want/10 {
+					t.Errorf("%v: cell %s: %v calls a block at a median %.1f ns: a block of %.3f ms, asked %v",
+						c.args, cell.Name, cell.PerBlock, median(cell.BlockNs), ms, want)
+				}
+			}
+		}
+		if asyncCells == 0 {
+			t.Errorf("%v: no async cell in %d cells", c.args, len(d.Paired.Cells))
+		}
+	}
+	r := runTimeout(t, 3*time.Minute, "taskset", "-c", "0,1", bench, "--compare", "--time", "1", "--async-block-ms", "8")
+	if want := "  blocks: 2 ms timed each, an async cell's 8 ms, at the pace of each child's warm-up;"; r.code != 0 || !strings.Contains(r.stdout, want) {
+		t.Errorf("text: exit %d, no %q in:\n%s", r.code, want, r.stdout)
+	}
+	oneLine(t, runTimeout(t, time.Minute, bench, "-n", "1000", "--async-block-ms", "8"), 2,
+		"--async-block-ms and --lead-in-us apply to a paired run", []string{"-n", "1000", "--async-block-ms", "8"})
+}
+
+// A paired child's blocks last at least a quarter of their time at its
+// warm-up's steady pace, however long a stall its warm-up met: the C
+// plugin configured to sleep 30 ms once, in the middle of every child's
+// warm-up (its 5000th extraction of 10000, about 0.2 ms of calls), gets
+// blocks of 0.5 ms or more. Sized from the warm-up's mean alone, they held
+// 657 calls, 15 us (measured before the change); a tenth of the time asked
+// is the bound, far from both.
+func TestBlocksFillTheirTimeDespiteAStalledWarmUp(t *testing.T) {
+	needCPUs01(t)
+	host := filepath.Join(buildDir(t), "bench-host")
+	lib := filepath.Join(buildDir(t), "libcmock.so")
+	r := runTimeout(t, 3*time.Minute, "taskset", "-c", "0,1", host, "--plugin", lib, "--plugin-config",
+		`{"stall_at":5000,"stall_ms":30}`, "--against", host, "--launches", "12", "--time", "3", "--format", "json")
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	var d pairedDoc
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil || d.Paired == nil || len(d.Paired.Cells) != 2 {
+		t.Fatalf("want a paired document of 2 cells: %v\n%s", err, r.stdout)
+	}
+	for _, c := range d.Paired.Cells {
+		if len(c.Blocks) == 0 || c.BlockMs != 2 {
+			t.Fatalf("cell %s: %d blocks of %v ms: want blocks of 2 ms", c.Name, len(c.Blocks), c.BlockMs)
+		}
+		if ms := blockMs(float64(c.PerBlock), c.Blocks); ms < c.BlockMs/10 {
+			t.Errorf("cell %s: %v calls a block at a median %.1f ns: %.3f ms a block, asked %v ms", c.Name,
+				c.PerBlock, median(c.Blocks), ms, c.BlockMs)
+		}
+	}
+}
+
+// blockMs is how long a cell's blocks last: its calls a block times the
+// median ns per extraction over its blocks, in ms.
+func blockMs(perBlock float64, blockNs []float64) float64 {
+	return perBlock * median(blockNs) / 1e6
 }

@@ -141,3 +141,21 @@ func placedOn0(t *testing.T, pid int) {
 		t.Errorf("%d threads pinned to CPU 0, want the caller alone", on0)
 	}
 }
+
+// -P: the textbook loop's probe asks for bench's eight probe fields, so
+// that the SDK's per-instance map of field IDs holds what bench's does
+// (the paired harness check passes it); the loop checks mock.calls among
+// them against the calls it made, and says so. Without -P no such line.
+func TestTextbookProbesAsBenchDoes(t *testing.T) {
+	exe := filepath.Join(buildDir(t), "bench-textbook")
+	line := regexp.MustCompile(`(?m)^# probe: bench's 8 probe fields, served \(-P\): the SDK's field map holds 9 field IDs`)
+	for _, args := range [][]string{{"-P", "-n", "2000"}, {"-P", "-a", "-n", "2000"}} {
+		r := runTimeout(t, time.Minute, exe, args...)
+		if r.code != 0 || !line.MatchString(r.stdout) {
+			t.Errorf("bench-textbook %v: exit %d, want 0 and the probe line in:\n%s%s", args, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := runTimeout(t, time.Minute, exe, "-n", "2000"); r.code != 0 || line.MatchString(r.stdout) {
+		t.Errorf("bench-textbook without -P: exit %d, and the probe line must be absent:\n%s", r.code, r.stdout)
+	}
+}

@@ -96,7 +96,7 @@ static void test_bad_inputs(void **state)
 		{ { "-r", "20", "-n", "10" }, "smaller than --runs" },
 		{ { "-x" }, "unknown option -x" },
 		{ { "--bogus" }, "unknown option --bogus" },
-		{ { "--asy" }, "option --asy is ambiguous: --async, --async-extra-ns" },
+		{ { "--asy" }, "option --asy is ambiguous: --async, --async-block-ms, ..." },
 		{ { "--rate", "1e-300" }, "--rate: '1e-300' is not a plain decimal number" },
 		{ { "-n" }, "needs an argument" },
 		{ { "--fields" }, "needs an argument" },

@@ -76,6 +76,9 @@ static const struct row rows[] = {
 	{ { "--judge", "a.txt", "b.txt", "--threshold", "3", NULL }, RUN_JUDGE, METHOD_NONE, BASE_NONE },
 	{ { "--topology", NULL }, RUN_TOPOLOGY, METHOD_NONE, BASE_NONE },
 	{ { "--topology", "--cpus", "1", NULL }, RUN_TOPOLOGY, METHOD_NONE, BASE_NONE },
+	{ { "--topology", "--floors", "-n", "2000", NULL }, RUN_TOPOLOGY, METHOD_NONE, BASE_NONE },
+	{ { "--fit", "a.json", NULL }, RUN_FIT, METHOD_NONE, BASE_NONE },
+	{ { "--fit", "a.json", "--fit", "b.json", NULL }, RUN_FIT, METHOD_NONE, BASE_NONE },
 	/* the internal child flags: measured here, whatever else is asked */
 	{ { "--emit-launch", NULL }, RUN_CHILD, METHOD_HERE, BASE_NONE },
 	{ { "--emit-launch", "--plugin", LIB, NULL }, RUN_CHILD, METHOD_HERE, BASE_NONE },
@@ -179,7 +182,7 @@ static void test_every_kind_has_a_row(void **state)
 		assert_true(o.kind > RUN_UNRESOLVED && o.kind < RUN_KINDS);
 		reached[o.kind] = 1;
 		r = run_row(&o);
-		if (o.kind == RUN_JUDGE || o.kind == RUN_TOPOLOGY) {
+		if (o.kind == RUN_JUDGE || o.kind == RUN_TOPOLOGY || o.kind == RUN_FIT) {
 			assert_null(r);
 			continue;
 		}
