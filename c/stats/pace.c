@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#include "stats/stats.h"
-
 uint64_t pace_group(uint64_t n)
 {
 	uint64_t g = n / PACE_MAX_GROUPS + (n % PACE_MAX_GROUPS != 0);
@@ -31,20 +29,18 @@ double pace_mean(const struct pace *p)
 	return p->calls ? (double)p->ns / (double)p->calls : 0;
 }
 
-double pace_per_op(const struct pace *p)
+double pace_fastest(const struct pace *p)
 {
-	double x[PACE_MAX_GROUPS];
+	double fastest = p->n ? p->per_op[0] : 0;
 
-	if (p->n < 3)
-		return pace_mean(p);
-	memcpy(x, p->per_op, p->n * sizeof(x[0]));
-	stats_sort(x, p->n);
-	return stats_quantile_sorted(x, p->n, 0.25);
+	for (size_t i = 1; i < p->n; i++)
+		fastest = p->per_op[i] < fastest ? p->per_op[i] : fastest;
+	return fastest;
 }
 
 double pace_for_blocks(const struct pace *p)
 {
-	double mean = pace_mean(p), steady = pace_per_op(p);
+	double mean = pace_mean(p), steady = pace_fastest(p);
 
 	return 4 * steady < mean ? 4 * steady : mean;
 }

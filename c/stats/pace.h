@@ -2,14 +2,17 @@
  * a paired child's blocks. The warm-up's mean (its whole time over its
  * calls) takes in an async worker waking from its sleep or a thread
  * descheduled for milliseconds: a block sized from it once held 5 calls
- * (3 us) where 2 ms were asked. The first quartile of the groups is the
- * loop at its own pace (the median still fell in a stall that lasted half
- * of a 10 ms warm-up), but blocks sized from it alone lasted up to 12 ms
+ * (3 us) where 2 ms were asked. The fastest group is the loop at its own
+ * pace: the median still fell in a stall that lasted half of a 10 ms
+ * warm-up, and under the sanitizers beside CI's other streams even the
+ * first quartile ran 5x slower than the blocks later did (a block of
+ * 0.37 ms where 8 ms were asked). But blocks sized from it alone lasted up to 12 ms
  * on a loaded machine, and long async blocks meet the host's preemptions
  * in most of them, which the median over blocks then no longer leaves out:
- * a gate missed a +2000 ns injection so (measured). So a block keeps the
- * mean's size, which the regression check was calibrated with, and is
- * never shorter than a quarter of its time at the first quartile's. */
+ * a gate missed a +2000 ns injection so (measured; that was the first
+ * quartile's). So a block keeps the mean's size, which the regression
+ * check was calibrated with, and is never shorter than a quarter of its
+ * time at the fastest group's pace. */
 #ifndef CGOCOST_STATS_PACE_H
 #define CGOCOST_STATS_PACE_H
 
@@ -37,12 +40,12 @@ void pace_add(struct pace *p, uint64_t calls, uint64_t ns);
 /* ns a call over every call added; 0 with none. */
 double pace_mean(const struct pace *p);
 
-/* ns a call: the first quartile over the groups (type 7) when there are 3
- * or more, else the mean over every call; 0 with no call. */
-double pace_per_op(const struct pace *p);
+/* ns a call in the fastest group kept (the loop when nothing stopped it:
+ * a group is PACE_MIN_GROUP calls or more, one clock read); 0 with none. */
+double pace_fastest(const struct pace *p);
 
 /* The pace to size blocks from: the mean over every call, or four times
- * pace_per_op when that is less (a block of at least a quarter of its time
+ * pace_fastest when that is less (a block of at least a quarter of its time
  * at the steady pace); 0 with no call. */
 double pace_for_blocks(const struct pace *p);
 

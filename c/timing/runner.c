@@ -153,7 +153,7 @@ static void cold_step(struct job *j, uint64_t *evt, int *dead)
 /* Untimed extractions right before timing, timed in groups; the
  * watchdog's slack is 20 batches at their mean pace, since a batch may
  * rightly take long. Returns the pace a paired child sizes its blocks from
- * (stats/pace.h: the mean, or four times the groups' first quartile when
+ * (stats/pace.h: the mean, or four times the fastest group's pace when
  * that is less). */
 static double warmup_step(struct job *j, uint64_t *evt, int *dead)
 {
