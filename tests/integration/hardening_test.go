@@ -123,9 +123,17 @@ func TestSignalsLeaveNoProcess(t *testing.T) {
 			keep := filepath.Join(tmp, "base.json")
 			os.WriteFile(keep, []byte("precious"), 0o644)
 			mark := fmt.Sprintf("CGOCOST_TEST_RUN=%s-%s-%d", name, sname, time.Now().UnixNano())
-			args := append([]string{"-n", "400000", "-r", "4", "--warmup", "1000", "--save-baseline", keep}, extra...)
-			// mid-run: once a child launch exists
-			cmd, errb, _ := startMarked(t, bench, mark, 1, 0, args...)
+			// A launch of 4e9 calls takes minutes on any machine, so the
+			// run is still running when the signal comes, however slow or
+			// fast the machine: the signal is sent once a child launch
+			// exists, never after a deadline.
+			args := append([]string{"-n", "1000000000", "-r", "4", "--warmup", "1000", "--save-baseline", keep}, extra...)
+			cmd, errb, children := startMarked(t, bench, mark, 1, 0, args...)
+			if len(children) == 0 {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("%s %s: no child launch started within startMarked's deadline; stderr %q", name, sname, errb.String())
+			}
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			var ee *exec.ExitError
