@@ -101,9 +101,9 @@ int judge_parse(const char *text, size_t len, const char *name, double **out, si
 			goto bad;
 		}
 	}
-	if (n < COMPARE_MIN_SAMPLES) {
+	if (n < JUDGE_MIN_SAMPLES) {
 		snprintf(err, errlen, "%s: %zu %s, a verdict needs at least %d", name, n, n == 1 ? "sample" : "samples",
-			 COMPARE_MIN_SAMPLES);
+			 JUDGE_MIN_SAMPLES);
 		goto bad;
 	}
 	*out = x;
@@ -127,7 +127,8 @@ static int read_samples(const char *path, double **x, size_t *n, char *err, size
 	return rc;
 }
 
-int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, FILE *out, const char *prog)
+int judge_files(const char *base, const char *cur, double threshold, uint64_t seed, int inconclusive_pass, FILE *out,
+		const char *prog)
 {
 	char err[512], line[128];
 	size_t nb = 0, nc = 0;
@@ -147,7 +148,9 @@ int judge_files(const char *base, const char *cur, double threshold, uint64_t se
 	if (format_change(line, sizeof(line), &ch) < 0)
 		snprintf(line, sizeof(line), "change: n/a");
 	fprintf(out, "%s %s\n", line, verdict_sentence(ch.verdict));
-	rc = ch.verdict == VERDICT_REGRESSED ? EXIT_REGRESSION : EXIT_OK;
+	rc = ch.verdict == VERDICT_REGRESSED		       ? EXIT_REGRESSION
+	     : verdict_passes(ch.verdict) || inconclusive_pass ? EXIT_OK
+							       : EXIT_INCONCLUSIVE;
 out:
 	free(xb);
 	free(xc);

@@ -26,7 +26,7 @@ static double *ratios_of(const double *num, const double *den, size_t n)
 /* The statistics of one ratio: the generations' ratios are the samples
  * (each the median of its rounds); the rounds pooled are shown beside them,
  * for the precision within one process. */
-static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, double threshold)
+static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, double threshold, double level)
 {
 	const struct pair_cell_rec *a = &p->cells[r->num], *b = &p->cells[r->den];
 	size_t n = a->nblocks < b->nblocks ? a->nblocks : b->nblocks, g = p->ngenerations;
@@ -46,9 +46,12 @@ static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, d
 	snprintf(r->st.unit, sizeof(r->st.unit), "ratio");
 	snprintf(r->cpu.unit, sizeof(r->cpu.unit), "ratio");
 	snprintf(r->pairs.unit, sizeof(r->pairs.unit), "ratio");
+	/* a judged ratio's interval at the level its verdict was drawn at
+	 * (the sequential design's look, paired_judged_level), the others' at
+	 * 95% */
 	if (stats_summarize(x, g, &r->st.s) != 0 || stats_summarize(cpu, g, &r->cpu.s) != 0 ||
 	    stats_summarize(pairs, n, &r->pairs.s) != 0 || signrank_test(logs, g, &sr) != 0 ||
-	    signrank_ratio_interval(x, g, 0.95, &ci) != 0)
+	    signrank_ratio_interval(x, g, r->judged ? level : 0.95, &ci) != 0)
 		goto out;
 	r->estimate = ci.point;
 	r->low = ci.lo;
@@ -68,9 +71,9 @@ static int analyse_ratio(const struct paired_rec *p, struct pair_ratio_rec *r, d
 		r->ch.lo = r->low - 1.0;
 		r->ch.hi = r->high - 1.0;
 		r->ch.p = r->p;
-		r->ch.alpha = VERDICT_ALPHA;
+		r->ch.alpha = 1.0 - level;
 		r->ch.threshold = threshold;
-		r->ch.verdict = compare_verdict(r->ch.lo, r->ch.hi, r->ch.p, VERDICT_ALPHA, threshold);
+		r->ch.verdict = compare_verdict(r->ch.lo, r->ch.hi, r->ch.p, r->ch.alpha, threshold);
 	}
 	rc = 0;
 out:
@@ -93,7 +96,7 @@ int analyse_paired(struct doc *d, double threshold, char *err, size_t errlen)
 			snprintf(err, errlen, "paired ratio %s names a cell that is not there", r->name);
 			return -1;
 		}
-		if (analyse_ratio(p, r, threshold) != 0) {
+		if (analyse_ratio(p, r, threshold, paired_judged_level(p)) != 0) {
 			snprintf(err, errlen, "out of memory");
 			return -1;
 		}
@@ -135,5 +138,40 @@ int compare_paired(struct doc *d, const char *against, double threshold)
 			snprintf(c->line, sizeof(c->line), "change: n/a");
 	}
 	verdict_require(cmp, VERDICT_MIN_GENERATIONS);
+	/* what would tell: the generations' time so far, that many times more */
+	if (cmp->inconclusive && isfinite(cmp->need_factor) && d->paired.elapsed_s > 0)
+		cmp->need_s = d->paired.elapsed_s * (cmp->need_factor > 1 ? cmp->need_factor - 1 : 0);
 	return 0;
+}
+
+verdict_t paired_look(const struct paired_rec *pr, double alpha, double threshold)
+{
+	size_t judged = 0, g = pr->ngenerations;
+	int regressed = 0, passed = 1;
+	double *x = malloc((g + 1) * sizeof(double)), *logs = malloc((g + 1) * sizeof(double));
+
+	for (size_t k = 0; k < pr->nratios; k++)
+		judged += pr->ratios[k].judged != 0;
+	for (size_t k = 0; x != NULL && logs != NULL && judged && k < pr->nratios; k++) {
+		const struct pair_ratio_rec *r = &pr->ratios[k];
+		struct signrank sr;
+		struct signrank_ci ci;
+		double a = alpha / (double)judged;
+		verdict_t v = VERDICT_UNDEFINED;
+		if (!r->judged)
+			continue;
+		if (paired_generation_ratios(pr, r, pr->cells[r->num].block_ns, pr->cells[r->den].block_ns, x) == 0) {
+			for (size_t i = 0; i < g; i++)
+				logs[i] = log(x[i]);
+			if (signrank_test(logs, g, &sr) == 0 && signrank_ratio_interval(x, g, 1.0 - a, &ci) == 0)
+				v = compare_verdict(ci.lo - 1.0, ci.hi - 1.0, sr.p, a, threshold);
+		}
+		regressed |= v == VERDICT_REGRESSED;
+		passed &= verdict_passes(v);
+	}
+	free(x);
+	free(logs);
+	if (!judged)
+		return VERDICT_UNDEFINED;
+	return regressed ? VERDICT_REGRESSED : passed ? VERDICT_NO_CHANGE : VERDICT_INCONCLUSIVE;
 }

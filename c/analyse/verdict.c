@@ -55,6 +55,40 @@ static void comparison_begin(struct doc *cur, const char *against, int same_time
 	cmp->resamples = COMPARE_RESAMPLES;
 }
 
+/* The run's verdict from its gated changes: regressed when one is; else
+ * inconclusive when one could not tell (inconclusive, or undefined: too
+ * few samples), with what would tell it; else no regression. */
+static void conclude(struct comparison_rec *cmp)
+{
+	cmp->regressed = cmp->inconclusive = 0;
+	cmp->need_factor = cmp->need_s = NAN;
+	for (size_t i = 0; i < cmp->nchanges; i++) {
+		const struct change_rec *c = &cmp->changes[i];
+		size_t n = c->n < c->base_n ? c->n : c->base_n,
+		       min = c->min_n > COMPARE_MIN_SAMPLES ? c->min_n : COMPARE_MIN_SAMPLES;
+		double f;
+		if (!c->gated)
+			continue;
+		if (c->ch.verdict == VERDICT_REGRESSED)
+			cmp->regressed = 1;
+		if (verdict_passes(c->ch.verdict) || c->ch.verdict == VERDICT_REGRESSED)
+			continue;
+		/* the most any undecided change needs; NAN (one that no length
+		 * would tell, or not known) wins */
+		f = c->ch.verdict == VERDICT_UNDEFINED ? (n ? (double)min / (double)n : NAN)
+						       : change_need_factor(&c->ch);
+		if (!cmp->inconclusive)
+			cmp->need_factor = f;
+		else if (isnan(f) || isnan(cmp->need_factor))
+			cmp->need_factor = NAN;
+		else if (f > cmp->need_factor)
+			cmp->need_factor = f;
+		cmp->inconclusive = 1;
+	}
+	if (cmp->regressed)
+		cmp->inconclusive = 0;
+}
+
 /* verdict_require's, what naming the samples in the reason ("too few
  * generations for a verdict: N of M"). */
 static void require(struct comparison_rec *cmp, size_t min, const char *what)
@@ -72,12 +106,11 @@ static void require(struct comparison_rec *cmp, size_t min, const char *what)
 			fewest = n;
 		if (n < min)
 			c->ch.verdict = VERDICT_UNDEFINED;
-		if (c->gated && c->ch.verdict == VERDICT_REGRESSED)
-			cmp->regressed = 1;
 	}
 	if (cmp->nchanges && fewest < min)
 		snprintf(cmp->undefined_because, sizeof(cmp->undefined_because), "too few %s for a verdict: %zu of %zu",
 			 what, fewest, min);
+	conclude(cmp);
 }
 
 int compare_documents(const struct doc *base, struct doc *cur, const char *against, int same_time, double threshold,
@@ -107,9 +140,7 @@ int compare_documents(const struct doc *base, struct doc *cur, const char *again
 			return -1;
 		judge(r, c->name, "ratio", b->samples, b->nsamples, c->samples, c->nsamples, 1, threshold, seed);
 	}
-	for (size_t i = 0; i < cmp->nchanges; i++)
-		if (cmp->changes[i].gated && cmp->changes[i].ch.verdict == VERDICT_REGRESSED)
-			cmp->regressed = 1;
+	conclude(cmp);
 	/* two builds at one time: a verdict needs enough launches on a side */
 	if (same_time)
 		verdict_require(cmp, VERDICT_MIN_GENERATIONS);

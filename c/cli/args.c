@@ -137,6 +137,7 @@ static int apply(const struct optdef *d, struct options *o, const char *arg, uin
 	case T_ARRIVAL:
 	case T_HOSTCALLS:
 	case T_COUNT:
+	case T_INCONCLUSIVE:
 		return option_set_choice(d, o, name, arg, err, errlen);
 	case T_TEXT:
 	case T_LIST:
@@ -303,7 +304,7 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		return PARSE_BAD;
 	}
 	if (o->judge[0] && (stray = stray_option(given, judge_takes, label, sizeof(label))) != NULL) {
-		snprintf(err, errlen, "--judge measures nothing: it takes --threshold and --seed only, not %s", stray);
+		snprintf(err, errlen, "--judge measures nothing: it takes --threshold, --seed and --inconclusive only, not %s", stray);
 		return PARSE_BAD;
 	}
 	if (o->nfit && (stray = stray_option(given, fit_takes, label, sizeof(label))) != NULL) {

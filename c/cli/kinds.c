@@ -229,6 +229,7 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 
 	if (status != EXIT_OK)
 		return status;
+	d->comparison.inconclusive_pass = o->inconclusive_pass;
 	/* a report's own: the command as given and what it decides */
 	if (doc_set_command(d, o->argc, o->argv) != 0 || decide(d) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);

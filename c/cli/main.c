@@ -98,7 +98,9 @@ static int report_and_export(const struct options *o, const struct run_row *row,
  * regression found, its evidence not all written) ends 3. */
 static int export_status(int status, int exported)
 {
-	return !exported && (status == EXIT_OK || status == EXIT_REGRESSION) ? EXIT_RUN_FAILED : status;
+	return !exported && (status == EXIT_OK || status == EXIT_REGRESSION || status == EXIT_INCONCLUSIVE)
+		       ? EXIT_RUN_FAILED
+		       : status;
 }
 
 /* save, then report and export: a failed save keeps the report (the
@@ -123,14 +125,9 @@ static int save_and_report(const struct options *o, const struct run_row *row, s
 		return EXIT_BAD_INPUT;
 	if (o->save_baseline && !saved)
 		return EXIT_RUN_FAILED;
-	if (d->has_comparison && d->comparison.regressed)
-		return export_status(EXIT_REGRESSION, exported);
-	/* no evidence either way: not "no regression" */
-	if (d->has_comparison && d->comparison.undefined_because[0]) {
-		fprintf(stderr, "%s: %s (--against %s)\n", prog, d->comparison.undefined_because, o->against);
-		return EXIT_RUN_FAILED;
-	}
-	return export_status(EXIT_OK, exported);
+	/* regressed 1; a verdict that could not tell 4 (0 with --inconclusive
+	 * pass): never "no regression" without the evidence */
+	return export_status(d->has_comparison ? comparison_status(&d->comparison) : EXIT_OK, exported);
 }
 
 /* A child launch (--emit-launch) tells its parent bad input apart from the
@@ -203,7 +200,9 @@ static int run(int argc, char **argv)
 	if (!run_kind_is_child(o.kind))
 		interrupt_install(prog);
 	if (o.kind == RUN_JUDGE)
-		return finish(judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, stdout, prog), "the verdict");
+		return finish(
+			judge_files(o.judge[0], o.judge[1], o.threshold, o.seed, o.inconclusive_pass, stdout, prog),
+			"the verdict");
 	if (o.kind == RUN_TOPOLOGY)
 		return finish(run_topology(&o, &m), "the topology");
 	if (o.kind == RUN_FIT)

@@ -301,6 +301,16 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 			 o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
 		return -1;
 	}
+	if (o->paired && o->against && o->precision_pct > 0) {
+		snprintf(err, errlen,
+			 "--precision: --against stops by its own sequential rule, at the first look whose verdict "
+			 "is sure (docs/methodology.md); --precision ends a --compare");
+		return -1;
+	}
+	if (o->inconclusive_set && !o->against && !o->baseline && !o->judge[0]) {
+		snprintf(err, errlen, "--inconclusive: there is no verdict without --against, --baseline or --judge");
+		return -1;
+	}
 	if (o->serve_blocks && (o->compare || o->against || !o->emit_launch)) {
 		snprintf(err, errlen, "--serve-blocks is internal: a paired run's child launch");
 		return -1;

@@ -188,9 +188,27 @@ static void comparison_verdict_fields(struct obj *o, struct comparison_rec *c)
 	char verdict[16];
 	int has_min = c->min_samples > 0, has_why = c->undefined_because[0] != '\0', has_verdict = 1;
 
-	snprintf(verdict, sizeof(verdict), "%s", c->regressed ? "regressed" : has_why ? "undefined" : "no_regression");
+	snprintf(verdict, sizeof(verdict), "%s", comparison_verdict_name(c));
 	if (f_opt(o, "verdict", &has_verdict))
 		f_str(o, "verdict", verdict);
+	/* documents before the third verdict said "undefined" for too few
+	 * samples: inconclusive now */
+	if (o->c->dir == READ && has_verdict)
+		c->inconclusive = strcmp(verdict, "inconclusive") == 0 || strcmp(verdict, "undefined") == 0;
+	{
+		int has_need = c->inconclusive;
+		if (f_opt(o, "need_factor", &has_need)) {
+			f_num(o, "need_factor", &c->need_factor);
+			f_num(o, "need_s", &c->need_s);
+		} else if (o->c->dir == READ) {
+			c->need_factor = c->need_s = NAN;
+		}
+	}
+	{
+		int has_pass = 1;
+		if (f_opt(o, "inconclusive_pass", &has_pass))
+			f_bool(o, "inconclusive_pass", &c->inconclusive_pass);
+	}
 	if (f_opt(o, "min_samples", &has_min))
 		f_u64(o, "min_samples", &c->min_samples);
 	if (f_opt(o, "undefined_because", &has_why))
@@ -312,6 +330,28 @@ static void roundtrip_fields(struct obj *o, void *rec)
 	f_list(o, "libs", &r->libs, &r->nlibs, roundtrip_lib_fields);
 }
 
+/* --against's sequential design: its schedule, the looks taken, the alpha
+ * spent and the one the verdict was drawn at. */
+static void sequential_fields(struct obj *o, void *rec)
+{
+	struct paired_rec *p = rec;
+	uint64_t first = p->seq.first, nmax = p->seq.nmax;
+	double level = paired_judged_level(p);
+
+	f_u64(o, "first_look", &first);
+	f_u64(o, "max_generations", &nmax);
+	f_num(o, "alpha", &p->seq.alpha);
+	f_u32(o, "looks_planned", &p->seq.nlooks);
+	f_u32(o, "looks_taken", &p->seq.taken);
+	f_num(o, "alpha_spent", &p->seq.spent);
+	f_num(o, "verdict_alpha", &p->verdict_alpha);
+	f_num(o, "judged_level", &level);
+	if (o->c->dir == READ) {
+		p->seq.first = (size_t)first;
+		p->seq.nmax = (size_t)nmax;
+	}
+}
+
 static void paired_fields(struct obj *o, void *rec)
 {
 	struct paired_rec *p = rec;
@@ -342,6 +382,8 @@ static void paired_fields(struct obj *o, void *rec)
 	f_list(o, "ratios", &p->ratios, &p->nratios, pair_ratio_fields);
 	if (f_opt(o, "roundtrip", &p->has_roundtrip))
 		f_sub(o, "roundtrip", roundtrip_fields, &p->roundtrip, NULL);
+	if (f_opt(o, "sequential", &p->has_sequential))
+		f_sub(o, "sequential", sequential_fields, p, NULL);
 }
 
 #define SAMPLES_BATCHES	 "batches of one launch (not independent: use --launches)"

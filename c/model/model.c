@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/status.h"
+
 void doc_begin(struct doc *d, const struct machine_rec *m, const struct options *o)
 {
 	memset(d, 0, sizeof(*d));
@@ -207,5 +209,81 @@ const char *change_sentence(const struct change_rec *r, char *buf, size_t len)
 			 r->min_n);
 	else
 		snprintf(buf, len, "%s", verdict_sentence(r->ch.verdict));
+	return buf;
+}
+
+const char *comparison_verdict_name(const struct comparison_rec *c)
+{
+	return c->regressed ? "regressed" : c->inconclusive ? "inconclusive" : "no_regression";
+}
+
+int comparison_status(const struct comparison_rec *c)
+{
+	if (c->regressed)
+		return EXIT_REGRESSION;
+	if (c->inconclusive && !c->inconclusive_pass)
+		return EXIT_INCONCLUSIVE;
+	return EXIT_OK;
+}
+
+/* The first gated change that could not tell. */
+static const struct change_rec *undecided(const struct comparison_rec *c)
+{
+	for (size_t i = 0; i < c->nchanges; i++)
+		if (c->changes[i].gated && !verdict_passes(c->changes[i].ch.verdict) &&
+		    c->changes[i].ch.verdict != VERDICT_REGRESSED)
+			return &c->changes[i];
+	return NULL;
+}
+
+const char *comparison_sentence(const struct comparison_rec *c, char *buf, size_t len)
+{
+	const struct change_rec *u = undecided(c);
+	char why[MODEL_TEXT_MAX + MODEL_NAME_MAX + 64], more[96] = "";
+
+	if (c->regressed || !c->inconclusive) {
+		snprintf(buf, len, "%s", c->regressed ? "regression detected" : "no regression");
+		return buf;
+	}
+	if (c->undefined_because[0])
+		snprintf(why, sizeof(why), "%s", c->undefined_because);
+	else if (u != NULL)
+		snprintf(why, sizeof(why), "the interval of %s reaches %+g%% without lying above it", u->scenario,
+			 100.0 * c->threshold);
+	else
+		snprintf(why, sizeof(why), "no change could be judged");
+	if (isfinite(c->need_factor) && isfinite(c->need_s))
+		snprintf(more, sizeof(more), "; about %.1fx the samples (~%.0f s more) would tell", c->need_factor,
+			 c->need_s);
+	else if (isfinite(c->need_factor))
+		snprintf(more, sizeof(more), "; about %.1fx the samples would tell", c->need_factor);
+	else if (u != NULL && !c->undefined_because[0])
+		snprintf(more, sizeof(more), "; the change lies on the threshold, no length of run would tell");
+	snprintf(buf, len, "inconclusive, %s%s", why, more);
+	return buf;
+}
+
+double paired_judged_level(const struct paired_rec *p)
+{
+	size_t judged = 0;
+
+	for (size_t k = 0; k < p->nratios; k++)
+		judged += p->ratios[k].judged != 0;
+	if (!p->has_sequential || judged == 0 || !(p->verdict_alpha > 0))
+		return 0.95;
+	return 1.0 - p->verdict_alpha / (double)judged;
+}
+
+const char *paired_sequential_text(const struct paired_rec *p, char *buf, size_t len)
+{
+	if (!p->has_sequential) {
+		snprintf(buf, len, "%s", "");
+		return buf;
+	}
+	snprintf(buf, len,
+		 "sequential: verdict at look %u of %u planned (%zu generations), alpha %.4f of %.2f spent there, "
+		 "Bonferroni over looks and judged ratios; judged intervals at %.2f%%",
+		 p->seq.taken, p->seq.nlooks, p->ngenerations, p->verdict_alpha, p->seq.alpha,
+		 100.0 * paired_judged_level(p));
 	return buf;
 }

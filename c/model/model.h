@@ -20,10 +20,13 @@
 #include "model/options.h"
 #include "stats/change.h"
 #include "stats/latency.h"
+#include "stats/sequential.h"
 #include "stats/stats.h"
 
-/* 2: the paired section; documents of version 1 are still read. */
-#define SCHEMA_VERSION 2
+/* 2: the paired section; 3: the three verdicts (comparison.verdict
+ * "inconclusive", need_factor, need_s, inconclusive_pass) and a paired
+ * run's sequential design. Documents of versions 1 and 2 are still read. */
+#define SCHEMA_VERSION 3
 #define GENERATOR      "cgocost bench"
 
 #define MODEL_NAME_MAX 256
@@ -377,7 +380,30 @@ struct comparison_rec {
 	 * verdict: 5 of 12" */
 	uint64_t min_samples;
 	char undefined_because[MODEL_TEXT_MAX];
+	/* no gated change regressed and at least one could not tell (its
+	 * interval reaches +threshold, or too few samples for one) */
+	int inconclusive;
+	int inconclusive_pass; /* --inconclusive pass: an inconclusive run exits 0 */
+	/* inconclusive: about how many times its samples the least decided
+	 * change needs (its interval shrinking as 1/sqrt(n)); NAN when no
+	 * length would tell (a change on the threshold) or not known; and, in
+	 * a paired run, about how many seconds more (NAN: not known) */
+	double need_factor, need_s;
 };
+
+/* The run's verdict in one word: "regressed", "inconclusive" or
+ * "no_regression". */
+const char *comparison_verdict_name(const struct comparison_rec *c);
+
+/* The exit status the comparison gives: EXIT_REGRESSION, EXIT_INCONCLUSIVE
+ * (EXIT_OK with inconclusive_pass) or EXIT_OK. */
+int comparison_status(const struct comparison_rec *c);
+
+/* The verdict as a report line says it, without "verdict: " and the exit
+ * status: "regression detected", "no regression", or "inconclusive: " with
+ * why and what would tell ("the interval of lib=... reaches +2%: about 2.1x
+ * the generations, ~19 s more, would tell"). In buf; returns buf. */
+const char *comparison_sentence(const struct comparison_rec *c, char *buf, size_t len);
 
 /* --repeat-load: K fresh processes, each loading every library, extracting
  * and exiting; outcomes counted by kind, the first message of each kept. */
@@ -491,7 +517,25 @@ struct paired_rec {
 	size_t nratios;
 	int has_roundtrip;
 	struct roundtrip_rec roundtrip;
+	/* --against: the group-sequential design its stop rule followed
+	 * (stats/sequential.h): looks at fixed generation counts, alpha spent
+	 * at each; verdict_alpha is what the look the verdict was drawn at
+	 * spent (split evenly over the judged ratios, whose intervals are at
+	 * 1 - verdict_alpha / judged) */
+	int has_sequential;
+	struct seq_design seq;
+	double verdict_alpha;
 };
+
+/* The sequential design of a paired --against in one clause, e.g.
+ * "sequential: verdict at look 3 of 5 planned (19 generations), alpha
+ * 0.0100 of 0.05 spent there, Bonferroni over looks and judged ratios;
+ * judged intervals at 99.00%"; "" without one. In buf; returns buf. */
+const char *paired_sequential_text(const struct paired_rec *p, char *buf, size_t len);
+
+/* The level of the judged ratios' intervals: 1 - verdict_alpha / (the
+ * judged ratios) under a sequential design, else 0.95. */
+double paired_judged_level(const struct paired_rec *p);
 
 /* The six questions a run can answer (analyse/decisions.h), in the
  * document's order. */

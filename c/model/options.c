@@ -87,6 +87,8 @@ const struct optdef options_table[] = {
 	 .help = "paired: untimed calls this long before every block\n(fixed); default: until steady (4 groups of 16 calls\nwithin 25%), 1200 us at least after an async block, 5 ms\nat most (excluded and reported)"},
 	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), SETS(threshold_set), .max = 1000, .judge = 1,
 	 .help = "noise band of the verdict: default 2 for a paired run,\n5 for every other (baselines, --judge, launches)"},
+	{.name = "inconclusive", .arg = "<what>", .group = GROUP_COMPARE, .type = T_INCONCLUSIVE, .off = AT(inconclusive_pass), SETS(inconclusive_set), .judge = 1,
+	 .help = "what a verdict that cannot tell does (its interval reaches\nthe threshold without lying above it, or too few samples):\nfail, exit 4 (the default), or pass, exit 0"},
 	{.name = "seed", .arg = "<n>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(seed), .max = UINT64_MAX, .judge = 1,
 	 .help = "seed of the bootstrap intervals and of a paired run's\nrandom order (default 1)"},
 	{.name = "slowdown-pct", .arg = "<P>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(slowdown_pct), .max = 100, .child = 1,
@@ -237,6 +239,13 @@ int option_set_choice(const struct optdef *d, struct options *o, const char *nam
 			return 0;
 		}
 		snprintf(err, errlen, "%s: '%s' is not one of pairs, launches", name, arg);
+		return -1;
+	case T_INCONCLUSIVE:
+		if ((w = word_of(arg, "fail", "pass")) >= 0) {
+			*(int *)option_field(o, d) = w;
+			return 0;
+		}
+		snprintf(err, errlen, "%s: '%s' is not one of fail, pass", name, arg);
 		return -1;
 	case T_HOSTCALLS:
 		if ((w = word_of(arg, "per-field", "batched")) >= 0 || strcmp(arg, "both") == 0) {

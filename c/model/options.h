@@ -94,6 +94,8 @@ struct options {
 	const char *save_baseline; /* --save-baseline: store this run */
 	const char *baseline;	   /* --baseline: judge against a saved run */
 	double threshold;	   /* --threshold: noise band of the verdict, a fraction */
+	int inconclusive_pass;	   /* --inconclusive pass: a verdict that cannot tell exits 0, not 4 */
+	int inconclusive_set;
 	int threshold_set;
 	uint64_t seed;		 /* --seed: bootstrap seed of the analysis */
 	uint64_t async_extra_ns; /* --async-extra-ns: slowdown for async cells only */
@@ -166,31 +168,32 @@ struct options {
 };
 
 enum opt_type {
-	T_HELP,	      /* -h: print usage */
-	T_FLAG,	      /* int set to 1 */
-	T_U64,	      /* uint64_t within [min, max] */
-	T_U32,	      /* uint32_t within [min, max] */
-	T_INSTANCES,  /* uint32_t, also bounded by the SDK's handle table */
-	T_PERCENT,    /* whole percent, stored as a fraction (double) */
-	T_WORK,	      /* enum work */
-	T_FORMAT,     /* enum format */
-	T_SCENARIO,   /* extract or lifecycle (int lifecycle) */
-	T_ALLOCATOR,  /* canonical allocator name (const char *) */
-	T_TEXT,	      /* const char *, at most max bytes (0: any) */
-	T_CPUS,	      /* a CPU list into ncpus/cpus */
-	T_CPU,	      /* one CPU number into an int, -1 when not given (JSON null) */
-	T_ALLOCATORS, /* a list of allocator names */
-	T_JUDGE,      /* two operands: BASE CUR */
-	T_LIST,	      /* repeatable: const char * array at off, its count at set_off, at most max */
-	T_RATE,	      /* double in (0, max], per second */
-	T_SECONDS,    /* double in (0, max] */
-	T_ARRIVAL,    /* enum arrival */
-	T_GAPS,	      /* a list of idle gaps in us */
-	T_SWEEP,      /* a list of rates, or "max" */
-	T_REAL,	      /* double in (0, max] */
-	T_INTERLEAVE, /* enum interleave */
-	T_HOSTCALLS,  /* enum host_calls */
-	T_COUNT,      /* enum count_what, as uint32_t */
+	T_HELP,		/* -h: print usage */
+	T_FLAG,		/* int set to 1 */
+	T_U64,		/* uint64_t within [min, max] */
+	T_U32,		/* uint32_t within [min, max] */
+	T_INSTANCES,	/* uint32_t, also bounded by the SDK's handle table */
+	T_PERCENT,	/* whole percent, stored as a fraction (double) */
+	T_WORK,		/* enum work */
+	T_FORMAT,	/* enum format */
+	T_SCENARIO,	/* extract or lifecycle (int lifecycle) */
+	T_ALLOCATOR,	/* canonical allocator name (const char *) */
+	T_TEXT,		/* const char *, at most max bytes (0: any) */
+	T_CPUS,		/* a CPU list into ncpus/cpus */
+	T_CPU,		/* one CPU number into an int, -1 when not given (JSON null) */
+	T_ALLOCATORS,	/* a list of allocator names */
+	T_JUDGE,	/* two operands: BASE CUR */
+	T_LIST,		/* repeatable: const char * array at off, its count at set_off, at most max */
+	T_RATE,		/* double in (0, max], per second */
+	T_SECONDS,	/* double in (0, max] */
+	T_ARRIVAL,	/* enum arrival */
+	T_GAPS,		/* a list of idle gaps in us */
+	T_SWEEP,	/* a list of rates, or "max" */
+	T_REAL,		/* double in (0, max] */
+	T_INTERLEAVE,	/* enum interleave */
+	T_HOSTCALLS,	/* enum host_calls */
+	T_COUNT,	/* enum count_what, as uint32_t */
+	T_INCONCLUSIVE, /* int: 1 "pass", 0 "fail" */
 };
 
 /* The usage text's groups, in order. */
@@ -215,7 +218,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 61
+#define OPT_COUNT 62
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

@@ -559,7 +559,7 @@ enum child_kind child_classify(int rc, int signo, const char *errout, char *why,
 		snprintf(why, len, "%s", colon ? colon + 2 : msg);
 		drop_help_hint(why);
 		return CHILD_BAD_INPUT;
-	case EXIT_STALLED:
+	case EXIT_CHILD_STALLED:
 		snprintf(why, len, "%s", msg[0] ? msg : "a caller stalled");
 		return CHILD_STALLED;
 	case EXIT_BAD_INPUT: /* the Go runtime's exit status after a fatal panic */

@@ -70,7 +70,7 @@ enum child_kind {
 	CHILD_CRASHED,	 /* killed by a signal */
 	CHILD_PANICKED,	 /* the Go runtime ended it (exit 2) */
 	CHILD_HUNG,	 /* SIGALRM: stuck loading a plugin library */
-	CHILD_STALLED,	 /* its watchdog found a caller stuck (EXIT_STALLED) */
+	CHILD_STALLED,	 /* its watchdog found a caller stuck (EXIT_CHILD_STALLED) */
 	CHILD_FAILED	 /* any other exit, or it could not run */
 };
 

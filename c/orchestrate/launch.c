@@ -42,7 +42,9 @@ static int launch_parsed(char *const argv[], int timeout_ms,
 			snprintf(err, errlen, "%s", why);
 		else
 			snprintf(err, errlen, "launch of %s %s: %s", argv[0], child_verb(kind), why);
-		rc = kind == CHILD_BAD_INPUT ? EXIT_BAD_INPUT : kind == CHILD_STALLED ? EXIT_STALLED : EXIT_RUN_FAILED;
+		rc = kind == CHILD_BAD_INPUT ? EXIT_BAD_INPUT
+		     : kind == CHILD_STALLED ? EXIT_CHILD_STALLED
+					     : EXIT_RUN_FAILED;
 	} else if (c.output == NULL || parse(c.output, ctx, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "launch of %s printed %s", argv[0], why);
 		rc = EXIT_RUN_FAILED;

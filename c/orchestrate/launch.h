@@ -10,7 +10,7 @@
 
 /* Runs a child launch and parses its JSON document into d. Returns EXIT_OK,
  * or the failure's status with a one-line reason in err (the child's own
- * message when it failed): EXIT_BAD_INPUT, EXIT_STALLED (its watchdog found
+ * message when it failed): EXIT_BAD_INPUT, EXIT_CHILD_STALLED (its watchdog found
  * a caller stuck) or EXIT_RUN_FAILED. */
 int launch_document(char *const argv[], struct doc *d, char *err, size_t errlen);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyse/paired.h"
 #include "analyse/ratios.h"
 #include "analyse/verdict.h"
 #include "base/clock.h"
@@ -212,16 +213,28 @@ void pairs_order(int *order, int n, stats_rng *rng)
 	}
 }
 
-const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s)
+const char *pairs_stop(struct paired_rec *pr, const struct options *o, double elapsed_s)
 {
 	/* --launches L: L generations, each of --time / L rounds, however long
-	 * their start-ups take */
+	 * their start-ups take; else until --time is spent */
+	int end = o->launches_set ? pr->ngenerations >= o->launches : elapsed_s >= o->time_s;
+
+	/* --against: a look at the scheduled generation counts and at the end,
+	 * each spending its share of alpha; a decisive one ends the run */
+	if (pr->has_sequential && (end || seq_is_look(&pr->seq, pr->ngenerations))) {
+		double a = seq_take(&pr->seq, end);
+		verdict_t v = a > 0 ? paired_look(pr, a, o->threshold) : VERDICT_INCONCLUSIVE;
+		if (a > 0)
+			pr->verdict_alpha = a;
+		if (v == VERDICT_REGRESSED || verdict_passes(v))
+			return "verdict";
+	}
 	if (o->launches_set)
-		return pr->ngenerations >= o->launches ? "launches" : NULL;
-	if (elapsed_s >= o->time_s)
+		return end ? "launches" : NULL;
+	if (end)
 		return "time";
-	if (pr->precision_pct > 0 && pr->ngenerations >= PAIRS_MIN_GENERATIONS &&
-	    (o->base != BASE_BUILD || pr->ngenerations >= VERDICT_MIN_GENERATIONS) && ratios_precise(pr))
+	if (pr->precision_pct > 0 && !pr->has_sequential && pr->ngenerations >= PAIRS_MIN_GENERATIONS &&
+	    ratios_precise(pr))
 		return "precision";
 	return NULL;
 }
@@ -389,6 +402,13 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 	}
 	pr->caller_cpu = o->ncpus ? o->cpus[0] : first_allowed_cpu();
 	pr->generation_s = options_generation_s(o);
+	/* --against: a sequential design over the most generations the
+	 * budget holds (the verdict is drawn at whichever look ends the run) */
+	if (o->base == BASE_BUILD) {
+		double least_s;
+		pr->has_sequential = 1;
+		seq_init(&pr->seq, VERDICT_MIN_GENERATIONS, options_max_generations(o, nv, &least_s), VERDICT_ALPHA);
+	}
 	return EXIT_OK;
 }
 

@@ -4,8 +4,10 @@
  * random order (seeded, recorded); a ratio of two cells takes one sample a
  * round, from two blocks a few milliseconds apart, so that the machine's
  * slow and fast states, which last hundreds of milliseconds, fall on both.
- * The run ends when --time is spent, or earlier when every ratio's 95%
- * interval is as narrow as --precision asks. */
+ * The run ends when --time is spent, or earlier: with --against when its
+ * sequential design can tell (regressed, or a regression ruled out); with
+ * --compare when every ratio's 95% interval is as narrow as --precision
+ * asks. */
 #ifndef CGOCOST_ORCHESTRATE_PAIRS_H
 #define CGOCOST_ORCHESTRATE_PAIRS_H
 
@@ -32,11 +34,15 @@
 void pairs_order(int *order, int n, stats_rng *rng);
 
 /* Whether a paired run ends after the generations so far, elapsed_s into
- * it: "launches" (with --launches L: L generations done, and nothing else
- * ends the run), "time" (--time spent), "precision" (every ratio's interval
- * half-width at most --precision, from PAIRS_MIN_GENERATIONS generations
- * on, VERDICT_MIN_GENERATIONS with --against: analyse/ratios.h), or NULL to go on. */
-const char *pairs_stop(const struct paired_rec *pr, const struct options *o, double elapsed_s);
+ * it: "verdict" (--against: a look of its sequential design, pr->seq, at a
+ * scheduled generation count found the change regressed or ruled out;
+ * the look is taken, its alpha recorded in pr->verdict_alpha), "launches"
+ * (with --launches L: L generations done), "time" (--time spent; with
+ * --against the final look is taken first, spending the alpha left),
+ * "precision" (--compare: every ratio's interval half-width at most
+ * --precision, from PAIRS_MIN_GENERATIONS generations on: analyse/ratios.h),
+ * or NULL to go on. */
+const char *pairs_stop(struct paired_rec *pr, const struct options *o, double elapsed_s);
 
 /* Runs the plan's cells in paired blocks until the budget is spent: fills
  * every variant's cells (one launch each, a batch per block) and pr.

@@ -326,12 +326,12 @@ static int launch_variant(struct variant *v, const struct options *o, struct doc
 	if (v->minimal)
 		return launch_minimal(argv, o, v->async, child, err, errlen);
 	status = launch_document_within(argv, bound, child, identity, err, errlen);
-	for (int retry = 0; status == EXIT_STALLED && retry < 2; retry++) {
+	for (int retry = 0; status == EXIT_CHILD_STALLED && retry < 2; retry++) {
 		v->stalled++;
 		fprintf(stderr, "bench: warning: %s stalled (%s); running that launch again\n", v->exe, err);
 		status = launch_document_within(argv, bound, child, identity, err, errlen);
 	}
-	return status == EXIT_STALLED ? EXIT_RUN_FAILED : status;
+	return status == EXIT_CHILD_STALLED ? EXIT_RUN_FAILED : status;
 }
 
 int plan_bound_ms(const struct options *o, int whole)

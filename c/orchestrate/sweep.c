@@ -79,7 +79,7 @@ static int sweep_one(const struct options *o, int k, int async, struct doc *d, c
 	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)sweep_child_seed(o->seed, k, async));
 	memset(&child, 0, sizeof(child));
 	status = launch_options(&co, extra, &child, err, errlen);
-	if (status == EXIT_STALLED)
+	if (status == EXIT_CHILD_STALLED)
 		status = EXIT_RUN_FAILED; /* a stalled request is what the sweep measures: not rerun */
 	if (status == EXIT_OK && (child.ncells != 1 || !child.cells[0].has_latency)) {
 		snprintf(err, errlen, "a sweep launch returned %zu cells, not one latency cell", child.ncells);

@@ -71,10 +71,8 @@ void report_gobench(FILE *out, const struct doc *d)
 		}
 	}
 	/* a configuration line (key: value), which benchstat carries along */
-	if (d->has_comparison)
-		fprintf(out, "cgocost-verdict: %s%s\n",
-			d->comparison.regressed		     ? "regressed"
-			: d->comparison.undefined_because[0] ? "undefined, "
-							     : "no regression",
-			d->comparison.regressed ? "" : d->comparison.undefined_because);
+	if (d->has_comparison) {
+		char said[MODEL_TEXT_MAX + MODEL_NAME_MAX + 256];
+		fprintf(out, "cgocost-verdict: %s\n", comparison_sentence(&d->comparison, said, sizeof(said)));
+	}
 }

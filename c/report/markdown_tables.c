@@ -180,6 +180,9 @@ static void verdict_cell(FILE *out, const struct change_rec *c)
 	case VERDICT_WITHIN_NOISE:
 		fputs("within noise", out);
 		break;
+	case VERDICT_INCONCLUSIVE:
+		fputs("**inconclusive**", out);
+		break;
 	case VERDICT_UNDEFINED: {
 		/* "Too few samples ... side)." as "undefined: too few samples ... side)" */
 		size_t len;
@@ -231,10 +234,13 @@ static void overall(FILE *out, const struct comparison_rec *cmp)
 		fputs("**Verdict: regression detected** (exit status 1)\n\n", out);
 		return;
 	}
-	if (cmp->undefined_because[0]) {
-		fputs("**Verdict: undefined**, ", out);
-		md_text(out, cmp->undefined_because);
-		fputs(" (exit status 3)\n\n", out);
+	if (cmp->inconclusive) {
+		char said[MODEL_TEXT_MAX + MODEL_NAME_MAX + 256];
+		/* "inconclusive, why; what would tell" */
+		comparison_sentence(cmp, said, sizeof(said));
+		fputs("**Verdict: inconclusive**, ", out);
+		md_text(out, said + strlen("inconclusive, "));
+		fprintf(out, " (exit status %d)\n\n", comparison_status(cmp));
 		return;
 	}
 	fprintf(out, "**Verdict: no regression** (exit status 0)");
@@ -258,12 +264,18 @@ void report_markdown_verdicts(FILE *out, const struct doc *d)
 			"Instructions per extraction, counted under valgrind in this run, the builds alternating (one "
 			"sample a pair of runs at two lengths); threshold ±%g%%, alpha %.2f, bootstrap seed %llu.\n\n",
 			100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed);
-	else if (d->has_paired)
+	else if (d->has_paired) {
+		char seq[256];
 		fprintf(out,
 			"Paired in this run; threshold ±%g%%, alpha %.2f; each change over %zu generations: Hodges-Lehmann, "
-			"signed-rank interval and p.\n\n",
+			"signed-rank interval and p",
 			100.0 * cmp->threshold, cmp->alpha, d->paired.ngenerations);
-	else
+		if (paired_sequential_text(&d->paired, seq, sizeof(seq))[0]) {
+			fputs("; ", out);
+			md_text(out, seq);
+		}
+		fputs(".\n\n", out);
+	} else
 		fprintf(out, "%s; threshold ±%g%%, alpha %.2f, bootstrap seed %llu, %llu resamples.\n\n",
 			cmp->same_time		   ? "Interleaved in this run"
 			: cmp->machine_key_matches ? "Same machine key"
@@ -271,8 +283,8 @@ void report_markdown_verdicts(FILE *out, const struct doc *d)
 			100.0 * cmp->threshold, cmp->alpha, (unsigned long long)cmp->seed,
 			(unsigned long long)cmp->resamples);
 	fprintf(out,
-		"| Change | Kind | Estimate | %.0f%% interval | Threshold | p | Samples (base, this) | Verdict |\n",
-		level_pct(d));
+		"| Change | Kind | Estimate | %.4g%% interval | Threshold | p | Samples (base, this) | Verdict |\n",
+		d->has_paired ? 100.0 * paired_judged_level(&d->paired) : level_pct(d));
 	fputs("|---|---|---:|---|---:|---:|---|---|\n", out);
 	for (size_t i = 0; i < cmp->nchanges; i++)
 		change_row(out, &cmp->changes[i]);

@@ -103,6 +103,11 @@ static void ratios_text(FILE *out, const struct paired_rec *p)
 		"p from the Wilcoxon signed-rank test of their logs;\n"
 		"  within one process: the median over every round with its interval, which leaves out how much one "
 		"process differs from the next\n");
+	if (p->has_sequential)
+		fprintf(out,
+			"  this/base ratios (judged): interval at %.2f%%, the level of the sequential look the verdict was "
+			"drawn at, not 95%%\n",
+			100.0 * paired_judged_level(p));
 }
 
 /* "[1.23, 4.56]", or "[no interval]" with too few generations. */

@@ -223,12 +223,15 @@ void report_comparison_text(FILE *out, const struct doc *d)
 	for (size_t i = 0; i < cmp->nchanges; i++)
 		if (strcmp(cmp->changes[i].metric, "instructions") == 0)
 			of = " in instructions/extraction";
-	if (d->has_paired)
+	if (d->has_paired) {
+		char seq[256];
 		fprintf(out,
 			"\ncomparison against %s (paired in this run; threshold ±%g%%, alpha %.2f; the change over %zu "
 			"generations: Hodges-Lehmann, signed-rank interval and p)\n",
 			cmp->against, 100.0 * cmp->threshold, cmp->alpha, d->paired.ngenerations);
-	else
+		if (paired_sequential_text(&d->paired, seq, sizeof(seq))[0])
+			fprintf(out, "  %s\n", seq);
+	} else
 		fprintf(out,
 			"\ncomparison against %s%s (%s; threshold ±%g%%, alpha %.2f, bootstrap seed %llu, %llu resamples)\n",
 			cmp->against, of,
@@ -253,10 +256,10 @@ void report_comparison_text(FILE *out, const struct doc *d)
 		else
 			fprintf(out, "  %s (not gated: %s)\n", sentence, c->not_gated_because);
 	}
-	if (cmp->regressed)
-		fprintf(out, "verdict: regression detected%s (exit status 1)\n", of);
-	else if (cmp->undefined_because[0])
-		fprintf(out, "verdict: undefined%s, %s (exit status 3)\n", of, cmp->undefined_because);
-	else
-		fprintf(out, "verdict: no regression%s (exit status 0)\n", of);
+	{
+		char said[MODEL_TEXT_MAX + MODEL_NAME_MAX + 256];
+		comparison_sentence(cmp, said, sizeof(said));
+		fprintf(out, "verdict: %s%s (exit status %d%s)\n", said, of, comparison_status(cmp),
+			cmp->inconclusive && cmp->inconclusive_pass ? ", --inconclusive pass" : "");
+	}
 }

@@ -15,13 +15,31 @@ verdict_t compare_verdict(double lo, double hi, double p, double alpha, double t
 {
 	if (isnan(lo) || isnan(hi) || isnan(p) || isnan(alpha) || isnan(threshold))
 		return VERDICT_UNDEFINED;
+	if (p < alpha && lo > threshold)
+		return VERDICT_REGRESSED;
+	if (!(hi < threshold))
+		return VERDICT_INCONCLUSIVE;
 	if (!(p < alpha))
 		return VERDICT_NO_CHANGE;
-	if (lo > threshold)
-		return VERDICT_REGRESSED;
 	if (hi < -threshold)
 		return VERDICT_IMPROVED;
 	return VERDICT_WITHIN_NOISE;
+}
+
+double change_need_factor(const change_estimate *c)
+{
+	double f = NAN;
+
+	if (c->point < c->threshold)
+		f = (c->hi - c->point) / (c->threshold - c->point);
+	else if (c->point > c->threshold)
+		f = (c->point - c->lo) / (c->point - c->threshold);
+	return isfinite(f) ? f * f : NAN;
+}
+
+int verdict_passes(verdict_t v)
+{
+	return v == VERDICT_NO_CHANGE || v == VERDICT_WITHIN_NOISE || v == VERDICT_IMPROVED;
 }
 
 const char *verdict_sentence(verdict_t v)
@@ -35,10 +53,12 @@ const char *verdict_sentence(verdict_t v)
 		return "No change in performance detected.";
 	case VERDICT_WITHIN_NOISE:
 		return "Change within noise threshold.";
+	case VERDICT_INCONCLUSIVE:
+		return "Inconclusive: a change as large as the threshold is neither shown nor ruled out.";
 	case VERDICT_UNDEFINED:
 		break;
 	}
-	return "Too few samples to detect a change (need at least 2 on each side).";
+	return "Too few samples to detect a change (need at least 5 on each side).";
 }
 
 const char *verdict_name(verdict_t v)
@@ -52,6 +72,8 @@ const char *verdict_name(verdict_t v)
 		return "no_change";
 	case VERDICT_WITHIN_NOISE:
 		return "within_noise";
+	case VERDICT_INCONCLUSIVE:
+		return "inconclusive";
 	case VERDICT_UNDEFINED:
 		break;
 	}
@@ -60,7 +82,7 @@ const char *verdict_name(verdict_t v)
 
 int verdict_parse(const char *name, verdict_t *v)
 {
-	for (int i = VERDICT_UNDEFINED; i <= VERDICT_REGRESSED; i++)
+	for (int i = VERDICT_UNDEFINED; i <= VERDICT_INCONCLUSIVE; i++)
 		if (strcmp(name, verdict_name((verdict_t)i)) == 0) {
 			*v = (verdict_t)i;
 			return 0;

@@ -425,7 +425,7 @@ static uint32_t run_callers(struct shared *sh, struct job *jobs, struct progress
 	wd = watchdog_start(progress, started, o->stall_timeout_s, phase_names,
 			    o->async ? " (a caller spinning on an async worker that is not scheduled looks like this)"
 				     : "",
-			    run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
+			    run_kind_is_child(o->kind) ? EXIT_CHILD_STALLED : EXIT_RUN_FAILED);
 	pthread_mutex_lock(&sh->gate_mu);
 	/* the gate stays closed while the worker side is pinned: a caller
 	 * arriving meanwhile must not extract before it */
@@ -503,7 +503,7 @@ static void join_busy(pthread_t t, const struct options *o)
 	fprintf(stderr,
 		"bench: the --busy library %s made no progress for --stall-timeout (%u s): its extraction never returned\n",
 		o->busy, o->stall_timeout_s);
-	_exit(run_kind_is_child(o->kind) ? EXIT_STALLED : EXIT_RUN_FAILED);
+	_exit(run_kind_is_child(o->kind) ? EXIT_CHILD_STALLED : EXIT_RUN_FAILED);
 }
 
 int run_scenario(const struct options *o, enum scenario scen, uint32_t ncallers, struct extractor *xs,

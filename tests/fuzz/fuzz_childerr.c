@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if ((rc < 0 && signo == SIGALRM) != (k == CHILD_HUNG) ||
 	    (rc < 0 && signo && signo != SIGALRM) != (k == CHILD_CRASHED))
 		abort();
-	if (k == CHILD_STALLED && rc != EXIT_STALLED)
+	if (k == CHILD_STALLED && rc != EXIT_CHILD_STALLED)
 		abort();
 	if (k == CHILD_BAD_INPUT && rc != EXIT_CHILD_BAD_INPUT)
 		abort();

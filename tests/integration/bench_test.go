@@ -33,6 +33,13 @@ func swapsMalloc(t *testing.T) {
 	}
 }
 
+// verdict says whether an exit status is one of a verdict's: 0 no
+// regression, 1 regressed, 4 inconclusive (on a noisy machine any of the
+// three is an honest verdict of an A/A or near-A/A run).
+func verdict(code int) bool {
+	return code == 0 || code == 1 || code == 4
+}
+
 type result struct {
 	stdout, stderr string
 	code           int

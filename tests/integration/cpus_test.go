@@ -45,10 +45,10 @@ func TestAsyncVerdictNeedsTwoCPUs(t *testing.T) {
 		return
 	}
 	// the refusal is the CPU count's: on two, the same verdict runs
-	// (exit 1 allowed: a verdict of noise on a loaded machine)
+	// (exit 1 or 4 allowed: a verdict of noise on a loaded machine)
 	r = runTimeout(t, 2*time.Minute, "taskset", "-c", "0,1", bench, "-a", "-n", "1000", "--against", bench,
 		"--interleave", "launches", "--launches", "12")
-	if (r.code != 0 && r.code != 1) || strings.Contains(r.stderr, want) {
+	if !verdict(r.code) || strings.Contains(r.stderr, want) {
 		t.Errorf("the async verdict on two CPUs: exit %d: %s", r.code, r.stderr)
 	}
 }

@@ -25,10 +25,16 @@ type pairedDoc struct {
 		Rounds           int       `json:"rounds"`
 		StoppedBy        string    `json:"stopped_by"`
 		GenerationRounds []float64 `json:"generation_rounds"`
-		LeadInS          float64   `json:"lead_in_s"`
-		TimedS           float64   `json:"timed_s"`
-		CallerCPU        int       `json:"caller_cpu"`
-		Cells            []struct {
+		Sequential       *struct {
+			LooksPlanned int     `json:"looks_planned"`
+			LooksTaken   int     `json:"looks_taken"`
+			VerdictAlpha float64 `json:"verdict_alpha"`
+			JudgedLevel  float64 `json:"judged_level"`
+		} `json:"sequential"`
+		LeadInS   float64 `json:"lead_in_s"`
+		TimedS    float64 `json:"timed_s"`
+		CallerCPU int     `json:"caller_cpu"`
+		Cells     []struct {
 			Name        string    `json:"name"`
 			Side        string    `json:"side"`
 			BlockMs     float64   `json:"block_ms"`
@@ -111,7 +117,7 @@ func checkPaired(t *testing.T, out string, cells int) pairedDoc {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
 	p := d.Paired
-	if d.SchemaVersion != 2 || p == nil || len(p.Cells) != cells || p.Rounds < 1 || p.StoppedBy == "" {
+	if d.SchemaVersion != 3 || p == nil || len(p.Cells) != cells || p.Rounds < 1 || p.StoppedBy == "" {
 		t.Fatalf("paired section: %+v", p)
 	}
 	sum := 0
@@ -364,6 +370,66 @@ func TestPairedAgainst(t *testing.T) {
 	}
 }
 
+// The sequential gate: a twofold build (--slowdown-pct 100) is found
+// regressed at the first look, 12 generations, and the run stops there,
+// however many generations it was given (--launches 40: generations of a
+// fixed count, so the test holds on any machine); the document records the
+// design and the level the verdict was drawn at; --precision is refused
+// with --against.
+func TestSequentialGateStopsEarly(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	r := runTimeout(t, 3*time.Minute, bench, "-a", "--against", bench, "--slowdown-pct", "100", "--launches", "40",
+		"--time", "20", "--format", "json")
+	if r.code != 1 {
+		t.Fatalf("+100%%: exit %d, want 1: %s", r.code, r.stderr)
+	}
+	d := checkPaired(t, r.stdout, 2)
+	q := d.Paired.Sequential
+	if d.Paired.StoppedBy != "verdict" || len(d.Paired.GenerationRounds) != 12 || q == nil || q.LooksTaken != 1 ||
+		q.LooksPlanned < 2 || q.JudgedLevel <= 0.95 || q.JudgedLevel >= 1 {
+		t.Fatalf("stopped by %q after %d generations; design %+v", d.Paired.StoppedBy, len(d.Paired.GenerationRounds), q)
+	}
+	r = runTimeout(t, 3*time.Minute, bench, "-a", "--against", bench, "--slowdown-pct", "100", "--launches", "40",
+		"--time", "20")
+	if r.code != 1 || !strings.Contains(r.stdout, "sequential: verdict at look 1 of ") ||
+		!strings.Contains(r.stdout, "verdict: regression detected (exit status 1)") {
+		t.Fatalf("text: exit %d\n%s", r.code, r.stdout)
+	}
+	args := []string{"-a", "--against", bench, "--precision", "1"}
+	oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, "--against stops by its own sequential rule", args)
+	// --inconclusive is a verdict's option
+	args = []string{"-n", "1000", "--inconclusive", "pass"}
+	oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, "there is no verdict without", args)
+	args = []string{"--against", bench, "--inconclusive", "maybe"}
+	oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, "'maybe' is not one of fail, pass", args)
+}
+
+// Two sample files whose interval straddles the threshold: inconclusive,
+// exit 4 with its sentence, or 0 when asked to pass; two to four numbers a
+// side give no interval, and the same.
+func TestJudgeInconclusive(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	tmp := t.TempDir()
+	base, wide, few := filepath.Join(tmp, "base"), filepath.Join(tmp, "wide"), filepath.Join(tmp, "few")
+	os.WriteFile(base, []byte("100\n101\n99\n100\n102\n98\n"), 0o644)
+	os.WriteFile(wide, []byte("80\n140\n95\n120\n70\n135\n"), 0o644)
+	os.WriteFile(few, []byte("100\n101\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--judge", base, wide}, 4, "Inconclusive: a change as large as the threshold is neither shown nor ruled out."},
+		{[]string{"--judge", base, wide, "--inconclusive", "pass"}, 0, "Inconclusive"},
+		{[]string{"--judge", base, few}, 4, "need at least 5 on each side"},
+	} {
+		r := runTimeout(t, time.Minute, bench, c.args...)
+		if r.code != c.code || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%v: exit %d (want %d), stdout %q", c.args, r.code, c.code, r.stdout)
+		}
+	}
+}
+
 // No verdict from fewer than 12 generations (or launches): a budget that
 // cannot hold them is refused up front (exit 2), and a run that could but
 // did not get them (start-ups take time) says so in every format and exits
@@ -385,26 +451,27 @@ func TestAgainstNeedsGenerations(t *testing.T) {
 		oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, c.want, args)
 	}
 	// 2.4 s holds 12 generations of 0.2 s only if starting processes took
-	// no time: fewer are run, and there is no verdict
+	// no time: fewer are run, and the verdict is inconclusive (exit 4),
+	// however large the change: never "no regression" without evidence
 	args := []string{"-a", "--against", bench, "--time", "2.4", "--slowdown-pct", "50"}
 	r := runTimeout(t, 2*time.Minute, bench, append(args, "--format", "json")...)
-	if r.code != 3 || !strings.Contains(r.stderr, "too few generations for a verdict: ") {
-		t.Fatalf("json: exit %d, want 3: %s", r.code, r.stderr)
+	if r.code != 4 {
+		t.Fatalf("json: exit %d, want 4: %s", r.code, r.stderr)
 	}
 	d := checkPaired(t, r.stdout, 2)
-	if c := d.Comparison; c == nil || c.Regressed || c.Verdict != "undefined" || c.MinSamples != 12 ||
+	if c := d.Comparison; c == nil || c.Regressed || c.Verdict != "inconclusive" || c.MinSamples != 12 ||
 		!strings.HasPrefix(c.UndefinedBecause, "too few generations for a verdict: ") ||
 		!strings.HasSuffix(c.UndefinedBecause, " of 12") || len(c.Changes) != 1 ||
 		c.Changes[0].Verdict != "undefined" || !strings.HasPrefix(c.Changes[0].Sentence, "Too few generations for a verdict (") {
 		t.Fatalf("comparison: %+v", d.Comparison)
 	}
 	r = runTimeout(t, 2*time.Minute, bench, args...)
-	if r.code != 3 || !strings.Contains(r.stdout, "verdict: undefined, too few generations for a verdict: ") ||
+	if r.code != 4 || !strings.Contains(r.stdout, "verdict: inconclusive, too few generations for a verdict: ") ||
 		!strings.Contains(r.stdout, "Too few generations for a verdict (") || strings.Contains(r.stdout, "no regression") {
 		t.Fatalf("text: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runTimeout(t, 2*time.Minute, bench, append(args, "--format", "gobench")...)
-	if r.code != 3 || !strings.Contains(r.stdout, "cgocost-verdict: undefined, too few generations for a verdict: ") {
+	if r.code != 4 || !strings.Contains(r.stdout, "cgocost-verdict: inconclusive, too few generations for a verdict: ") {
 		t.Fatalf("gobench: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
@@ -532,7 +599,7 @@ func TestPairedNeedsTwoCPUs(t *testing.T) {
 	oneLine(t, r, 2, "a paired run needs 2 CPUs", args)
 	r = runTimeout(t, 2*time.Minute, "taskset", "-c", "0", bench, "-n", "2000", "--against", bench,
 		"--interleave", "launches", "--launches", "12")
-	if r.code != 0 {
+	if !verdict(r.code) {
 		t.Errorf("launch by launch on one CPU: exit %d: %s", r.code, r.stderr)
 	}
 }
@@ -622,7 +689,7 @@ func TestBlocksFillTheirTimeDespiteAStalledWarmUp(t *testing.T) {
 	lib := filepath.Join(buildDir(t), "libcmock.so")
 	r := runTimeout(t, 3*time.Minute, "taskset", "-c", "0,1", host, "--plugin", lib, "--plugin-config",
 		`{"stall_at":5000,"stall_ms":30}`, "--against", host, "--launches", "12", "--time", "3", "--format", "json")
-	if r.code != 0 && r.code != 1 {
+	if !verdict(r.code) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	var d pairedDoc

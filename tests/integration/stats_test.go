@@ -78,7 +78,7 @@ func TestJSONHasSamplesStatisticsCPUAndNoise(t *testing.T) {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
 	d := parseDoc(t, r.stdout)
-	if d.SchemaVersion != 2 || len(d.Cells) != 1 || d.Machine.OnlineCPUs < 1 {
+	if d.SchemaVersion != 3 || len(d.Cells) != 1 || d.Machine.OnlineCPUs < 1 {
 		t.Fatalf("document shape: %+v", d)
 	}
 	c := d.Cells[0]
@@ -243,7 +243,10 @@ func TestBaselineOtherMachineJudgedByRatios(t *testing.T) {
 	if err := os.WriteFile(base, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, filepath.Join(dir, "bench"), nil, append(args, "--baseline", base, "--format", "json")...)
+	// the plumbing, not the verdict: six launches of the async/sync CPU
+	// ratio are too few to rule out even 300%, an honest inconclusive
+	r = run(t, filepath.Join(dir, "bench"), nil,
+		append(args, "--baseline", base, "--inconclusive", "pass", "--format", "json")...)
 	if r.code != 0 {
 		t.Fatalf("exit %d, want 0: %s\n%s", r.code, r.stderr, r.stdout)
 	}

@@ -77,17 +77,34 @@ static void test_one_percent_more_regresses(void **state)
 	doc_free(&cur);
 }
 
-static void test_below_threshold_is_within_noise(void **state)
+/* +0.4%: every pair above the base (p small), but the interval reaches
+ * 0.5% without lying above it: inconclusive, never "no regression" */
+static void test_near_threshold_is_inconclusive(void **state)
 {
 	struct doc cur;
-	/* +0.4%: every pair above the base (p small), but the interval is not
-	 * beyond 0.5% */
 	const struct change_rec *c = gate(1.004, 5, &cur);
 
 	(void)state;
 	assert_true(c->ch.p < 0.05);
-	assert_int_equal(c->ch.verdict, VERDICT_WITHIN_NOISE);
+	assert_true(c->ch.lo < 0.005 && c->ch.hi >= 0.005);
+	assert_int_equal(c->ch.verdict, VERDICT_INCONCLUSIVE);
 	assert_int_equal(cur.comparison.regressed, 0);
+	assert_int_equal(cur.comparison.inconclusive, 1);
+	assert_true(cur.comparison.need_factor > 1);
+	doc_free(&cur);
+}
+
+/* +0.1%: the whole interval below 0.5%, a regression that large ruled out */
+static void test_below_threshold_passes(void **state)
+{
+	struct doc cur;
+	const struct change_rec *c = gate(1.001, 5, &cur);
+
+	(void)state;
+	assert_true(c->ch.hi < 0.005);
+	assert_true(verdict_passes(c->ch.verdict));
+	assert_int_equal(cur.comparison.regressed, 0);
+	assert_int_equal(cur.comparison.inconclusive, 0);
 	doc_free(&cur);
 }
 
@@ -102,6 +119,9 @@ static void test_too_few_pairs_is_no_verdict(void **state)
 	assert_int_equal(cur.comparison.regressed, 0);
 	assert_string_equal(cur.comparison.undefined_because, "too few pairs of counted runs for a verdict: 4 of 5");
 	assert_string_equal(change_sentence(c, sentence, sizeof(sentence)), "Too few pairs for a verdict (4 of 5).");
+	/* no evidence either way: inconclusive, and 5 / 4 the pairs would do */
+	assert_int_equal(cur.comparison.inconclusive, 1);
+	assert_float_equal(cur.comparison.need_factor, 1.25, 1e-12);
 	doc_free(&cur);
 }
 
@@ -125,7 +145,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_counts_no_regression),
 		cmocka_unit_test(test_one_percent_more_regresses),
-		cmocka_unit_test(test_below_threshold_is_within_noise),
+		cmocka_unit_test(test_near_threshold_is_inconclusive),
+		cmocka_unit_test(test_below_threshold_passes),
 		cmocka_unit_test(test_too_few_pairs_is_no_verdict),
 		cmocka_unit_test(test_uncounted_side_is_not_compared),
 	};

@@ -20,19 +20,24 @@ static void write_lines(const char *path, const char *text)
 	fclose(f);
 }
 
-static char *run_judge(const char *a, const char *b, int *rc)
+static char *run_judge_with(const char *a, const char *b, int inconclusive_pass, int *rc)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	*rc = judge_files(a, b, 0.05, 1, out, "test");
+	*rc = judge_files(a, b, 0.05, 1, inconclusive_pass, out, "test");
 	fclose(out);
 	return buf;
 }
 
+static char *run_judge(const char *a, const char *b, int *rc)
+{
+	return run_judge_with(a, b, 0, rc);
+}
+
 static void test_judge_verdicts(void **state)
 {
-	char base[64], slow[64], same[64], bad[64];
+	char base[64], slow[64], same[64], bad[64], wide[64], few[64];
 	char *out;
 	int rc;
 	(void)state;
@@ -40,6 +45,8 @@ static void test_judge_verdicts(void **state)
 	snprintf(slow, sizeof(slow), "/tmp/cgocost-judge-%d-slow", (int)getpid());
 	snprintf(same, sizeof(same), "/tmp/cgocost-judge-%d-same", (int)getpid());
 	snprintf(bad, sizeof(bad), "/tmp/cgocost-judge-%d-bad", (int)getpid());
+	snprintf(wide, sizeof(wide), "/tmp/cgocost-judge-%d-wide", (int)getpid());
+	snprintf(few, sizeof(few), "/tmp/cgocost-judge-%d-few", (int)getpid());
 	write_lines(base, "# ns/op\n100\n101\n99\n100\n102\n98\n\n");
 	write_lines(slow, "130\n131\n129\n130\n132\n128\n");
 	write_lines(same, "100\n101\n99\n100\n102\n98\n");
@@ -61,6 +68,25 @@ static void test_judge_verdicts(void **state)
 	assert_non_null(strstr(out, "No change in performance detected."));
 	free(out);
 
+	/* nothing detected, nothing ruled out: inconclusive, 4, or 0 when the
+	 * user lets it pass */
+	write_lines(wide, "80\n140\n95\n120\n70\n135\n");
+	out = run_judge(base, wide, &rc);
+	assert_int_equal(rc, 4);
+	assert_non_null(
+		strstr(out, "Inconclusive: a change as large as the threshold is neither shown nor ruled out."));
+	free(out);
+	out = run_judge_with(base, wide, 1, &rc);
+	assert_int_equal(rc, 0);
+	free(out);
+	/* 2 to 4 numbers a side: no interval, inconclusive */
+	write_lines(few, "130\n131\n129\n");
+	out = run_judge(base, few, &rc);
+	assert_int_equal(rc, 4);
+	assert_non_null(strstr(out, "[n/a "));
+	assert_non_null(strstr(out, "need at least 5 on each side"));
+	free(out);
+
 	out = run_judge(base, bad, &rc);
 	assert_int_equal(rc, 2);
 	free(out);
@@ -75,6 +101,8 @@ static void test_judge_verdicts(void **state)
 	unlink(slow);
 	unlink(same);
 	unlink(bad);
+	unlink(wide);
+	unlink(few);
 }
 
 static void expect_parse_refused(const char *text, const char *why)

@@ -304,7 +304,7 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(err, "JSON error"));
 
 	/* a mistyped schema version: named in the message */
-	at = strstr(text, "\"schema_version\": 2,");
+	at = strstr(text, "\"schema_version\": 3,");
 	assert_non_null(at);
 	memcpy(at, "\"schema_version\": 0,", strlen("\"schema_version\": 0,"));
 	err[0] = '\0';

@@ -100,7 +100,7 @@ static int fake(const char *what)
 	}
 	if (strcmp(what, "stalled") == 0) {
 		say(2, "bench: caller 0 made no progress for 1 s\n");
-		return EXIT_STALLED;
+		return EXIT_CHILD_STALLED;
 	}
 	if (strcmp(what, "crash") == 0) {
 		setrlimit(RLIMIT_CORE, &none);

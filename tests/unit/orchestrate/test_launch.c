@@ -101,7 +101,7 @@ static int fake(const char *what, int argc, char **argv)
 	if (strcmp(what, "stalled") == 0) {
 		say(1, "{\"half\":");
 		say(2, "bench: warning: something first\nbench: caller 1 made no progress for 10 s\n");
-		return EXIT_STALLED;
+		return EXIT_CHILD_STALLED;
 	}
 	if (strcmp(what, "failed") == 0) {
 		say(2, "bench: the clock went backwards\n");
@@ -242,7 +242,7 @@ static void test_child_statuses(void **state)
 	assert_int_equal(d.ncells, 0);
 
 	/* a stall: its last word, the parent runs the launch again */
-	assert_int_equal(launch("stalled", &d, err, sizeof(err)), EXIT_STALLED);
+	assert_int_equal(launch("stalled", &d, err, sizeof(err)), EXIT_CHILD_STALLED);
 	want_reason(err, "failed: ", "bench: caller 1 made no progress for 10 s");
 	assert_int_equal(d.ncells, 0);
 

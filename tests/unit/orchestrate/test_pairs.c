@@ -154,15 +154,64 @@ static void test_stop_rule(void **state)
 	p.precision_pct = 50;
 	assert_null(pairs_stop(&p, &o, 1.0));
 	unfill(&p);
-	/* against another build: never before VERDICT_MIN_GENERATIONS */
+	/* under --against's sequential design --precision is no stop rule */
 	make_run(&p, cells, &r, VERDICT_MIN_GENERATIONS - 1, 9);
 	for (size_t i = 0; i < cells[0].nblocks; i++)
 		cells[0].block_ns[i] = 100.0;
 	p.precision_pct = 50;
-	o.base = BASE_BUILD;
-	assert_null(pairs_stop(&p, &o, 1.0));
-	o.base = BASE_NONE;
 	assert_string_equal(pairs_stop(&p, &o, 1.0), "precision");
+	p.has_sequential = 1;
+	seq_init(&p.seq, VERDICT_MIN_GENERATIONS, 30, 0.05);
+	assert_null(pairs_stop(&p, &o, 1.0));
+	unfill(&p);
+}
+
+/* --against: a look at each scheduled generation count, spending alpha / K,
+ * ends the run when its verdict is sure; between looks nothing is judged;
+ * at the end of the budget the final look spends what is left. */
+static void test_sequential_stop(void **state)
+{
+	struct paired_rec p;
+	struct pair_cell_rec cells[2];
+	struct pair_ratio_rec r;
+	struct options o;
+
+	(void)state;
+	options_defaults(&o);
+	o.time_s = 30;
+	o.threshold = 0.02;
+	/* ratios 1.05 x (1.00 .. 1.11) over 12 generations: regressed at the
+	 * first look (its 99% interval from 1.07) */
+	make_run(&p, cells, &r, 12, 9);
+	for (size_t i = 0; i < cells[0].nblocks; i++)
+		cells[0].block_ns[i] *= 1.05;
+	r.judged = 1;
+	p.has_sequential = 1;
+	seq_init(&p.seq, 12, 30, 0.05); /* looks 12, 15, 19, 24, and the final: K = 5 */
+	assert_string_equal(pairs_stop(&p, &o, 14.0), "verdict");
+	assert_int_equal(p.seq.taken, 1);
+	assert_float_equal(p.verdict_alpha, 0.01, 1e-12);
+	assert_float_equal(paired_judged_level(&p), 0.99, 1e-12);
+	unfill(&p);
+	/* every ratio 1: a regression of 2% ruled out at the first look */
+	make_run(&p, cells, &r, 12, 9);
+	for (size_t i = 0; i < cells[0].nblocks; i++)
+		cells[0].block_ns[i] = 100.0;
+	r.judged = 1;
+	p.has_sequential = 1;
+	seq_init(&p.seq, 12, 30, 0.05);
+	assert_string_equal(pairs_stop(&p, &o, 14.0), "verdict");
+	unfill(&p);
+	/* 13 generations is no look: nothing judged, nothing spent */
+	make_run(&p, cells, &r, 13, 9);
+	r.judged = 1;
+	p.has_sequential = 1;
+	seq_init(&p.seq, 12, 30, 0.05);
+	assert_null(pairs_stop(&p, &o, 15.0));
+	assert_int_equal(p.seq.taken, 0);
+	/* the budget spent: the final look takes all the alpha left */
+	assert_string_equal(pairs_stop(&p, &o, 30.0), "verdict");
+	assert_float_equal(p.verdict_alpha, 0.05, 1e-12);
 	unfill(&p);
 }
 
@@ -202,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_order_is_a_fair_permutation),
 		cmocka_unit_test(test_generation_ratios_are_medians_of_their_rounds),
 		cmocka_unit_test(test_stop_rule),
+		cmocka_unit_test(test_sequential_stop),
 		cmocka_unit_test(test_max_generations),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -341,7 +341,26 @@ static void test_against_undefined(void **state)
 	d.comparison.min_samples = 12;
 	snprintf(d.comparison.undefined_because, sizeof(d.comparison.undefined_because),
 		 "too few generations for a verdict: 5 of 12");
+	d.comparison.inconclusive = 1;
+	d.comparison.need_factor = 12.0 / 5.0;
+	d.comparison.need_s = NAN;
 	golden("against_undefined", &d, 3);
+}
+
+/* The interval reaches +5% without lying above it: inconclusive, exit 4,
+ * with what would tell. */
+static void test_against_inconclusive(void **state)
+{
+	struct doc d;
+	(void)state;
+	against_doc(&d, "/tmp/old/bench");
+	d.has_paired = 1;
+	d.paired.ngenerations = 30;
+	change(&d, d.cells[0].name, "pair", -0.011, 0.018, 0.057, 0.31, VERDICT_INCONCLUSIVE, 30);
+	d.comparison.inconclusive = 1;
+	d.comparison.need_factor = 3.2;
+	d.comparison.need_s = 66;
+	golden("against_inconclusive", &d, 3);
 }
 
 /* A '|' in a cell's name and in a decision's text stays inside its cell;
@@ -398,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_compare),
 		cmocka_unit_test(test_paired_compare),
 		cmocka_unit_test(test_against_regressed),
+		cmocka_unit_test(test_against_inconclusive),
 		cmocka_unit_test(test_against_no_change),
 		cmocka_unit_test(test_against_improved),
 		cmocka_unit_test(test_against_undefined),

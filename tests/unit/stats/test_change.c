@@ -32,20 +32,46 @@ static void assert_ordered(const change_estimate *e)
 	assert_true(e->lo <= e->point && e->point <= e->hi);
 }
 
+/* Every position of an interval against the threshold band (t = 5%): wholly
+ * above +t regressed (with the p gate); reaching +t without lying above it
+ * inconclusive; wholly below +t a kind of no regression. */
 static void test_gates(void **state)
 {
 	(void)state;
 	const double a = 0.05, t = 0.05;
 	assert_int_equal(compare_verdict(0.10, 0.30, 0.001, a, t), VERDICT_REGRESSED);
-	assert_int_equal(compare_verdict(-0.30, -0.10, 0.001, a, t), VERDICT_IMPROVED);
-	assert_int_equal(compare_verdict(0.01, 0.03, 0.001, a, t), VERDICT_WITHIN_NOISE);
-	assert_int_equal(compare_verdict(0.04, 0.30, 0.001, a, t), VERDICT_WITHIN_NOISE); /* reaches into the band */
+	assert_int_equal(compare_verdict(0.05, 0.30, 0.001, a, t), VERDICT_INCONCLUSIVE); /* on the edge: not beyond */
+	assert_int_equal(compare_verdict(0.04, 0.30, 0.001, a, t), VERDICT_INCONCLUSIVE); /* straddles +t */
+	assert_int_equal(compare_verdict(-0.10, 0.30, 0.5, a, t), VERDICT_INCONCLUSIVE);  /* wide: nothing ruled out */
+	assert_int_equal(compare_verdict(0.01, 0.05, 0.001, a, t), VERDICT_INCONCLUSIVE); /* reaches +t exactly */
+	assert_int_equal(compare_verdict(0.10, 0.30, 0.20, a, t), VERDICT_INCONCLUSIVE);  /* p gate fails */
+	assert_int_equal(compare_verdict(0.10, 0.30, 0.05, a, t), VERDICT_INCONCLUSIVE);  /* p == alpha fails */
+	assert_int_equal(compare_verdict(0.01, 0.03, 0.001, a, t), VERDICT_WITHIN_NOISE); /* inside the band */
 	assert_int_equal(compare_verdict(-0.30, -0.04, 0.001, a, t), VERDICT_WITHIN_NOISE);
-	assert_int_equal(compare_verdict(0.05, 0.30, 0.001, a, t), VERDICT_WITHIN_NOISE); /* on the edge: not beyond */
-	assert_int_equal(compare_verdict(0.10, 0.30, 0.20, a, t), VERDICT_NO_CHANGE);	  /* p gate */
-	assert_int_equal(compare_verdict(0.10, 0.30, 0.05, a, t), VERDICT_NO_CHANGE);	  /* p == alpha fails */
+	assert_int_equal(compare_verdict(-0.02, 0.03, 0.5, a, t), VERDICT_NO_CHANGE);
+	assert_int_equal(compare_verdict(-0.30, 0.049, 0.5, a, t), VERDICT_NO_CHANGE); /* below +t: ruled out */
+	assert_int_equal(compare_verdict(-0.30, -0.10, 0.001, a, t), VERDICT_IMPROVED);
+	assert_int_equal(compare_verdict(-0.30, -0.10, 0.20, a, t), VERDICT_NO_CHANGE); /* improved needs p too */
 	assert_int_equal(compare_verdict(NAN, 0.30, 0.001, a, t), VERDICT_UNDEFINED);
 	assert_int_equal(compare_verdict(0.10, 0.30, NAN, a, t), VERDICT_UNDEFINED);
+	/* which verdicts rule a regression out */
+	assert_true(verdict_passes(VERDICT_NO_CHANGE) && verdict_passes(VERDICT_WITHIN_NOISE) &&
+		    verdict_passes(VERDICT_IMPROVED));
+	assert_false(verdict_passes(VERDICT_REGRESSED) || verdict_passes(VERDICT_INCONCLUSIVE) ||
+		     verdict_passes(VERDICT_UNDEFINED));
+}
+
+/* How much longer an inconclusive change would need, its interval shrinking
+ * as 1/sqrt(n): below the threshold by the upper half, above by the lower. */
+static void test_need_factor(void **state)
+{
+	(void)state;
+	change_estimate below = { .lo = -0.02, .point = 0.0, .hi = 0.04, .threshold = 0.02 };
+	change_estimate above = { .lo = 0.01, .point = 0.05, .hi = 0.09, .threshold = 0.02 };
+	change_estimate on = { .lo = -0.01, .point = 0.02, .hi = 0.05, .threshold = 0.02 };
+	assert_float_equal(change_need_factor(&below), 4.0, 1e-12);	   /* (0.04 / 0.02)^2 */
+	assert_float_equal(change_need_factor(&above), 16.0 / 9.0, 1e-12); /* (0.04 / 0.03)^2 */
+	assert_true(isnan(change_need_factor(&on)));
 }
 
 /* +20% with +-0.5% noise: far beyond a 5% threshold. */
@@ -132,20 +158,31 @@ static void test_noisy_no_change(void **state)
 	change_estimate e;
 	assert_int_equal(compare_change(b, 30, c, 30, 0.05, 0.05, 42, &e), 0);
 	assert_true(e.p > 0.5);
+	/* nothing detected, and nothing ruled out: the interval reaches +5% */
+	assert_true(e.hi >= 0.05);
+	assert_int_equal(e.verdict, VERDICT_INCONCLUSIVE);
+	/* a wide enough band is ruled out */
+	assert_int_equal(compare_change(b, 30, c, 30, 0.5, 0.05, 42, &e), 0);
 	assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
 }
 
-/* +50% on 3 vs 3: the whole interval is beyond the band, but the smallest
- * possible exact two-sided p for 3 vs 3 is 2/20 = 0.1, so the p gate holds. */
-static void test_p_gate_small_samples(void **state)
+/* Below COMPARE_MIN_SAMPLES a side the bootstrap's interval does not hold
+ * its level (simulated: 66% at 2 + 2, 92% at 4 + 4): none is given, and no
+ * verdict, however large the change; 5 + 5 gives one. */
+static void test_no_interval_below_five(void **state)
 {
 	(void)state;
-	const double b[] = { 100, 101, 102 }, c[] = { 150, 151, 152 };
+	const double b[] = { 100, 101, 102, 103, 104 }, c[] = { 150, 151, 152, 153, 154 };
 	change_estimate e;
-	assert_int_equal(compare_change(b, 3, c, 3, 0.05, 0.05, 42, &e), 0);
-	assert_true(fabs(e.p - 0.1) < 1e-12);
-	assert_true(e.lo > 0.05);
-	assert_int_equal(e.verdict, VERDICT_NO_CHANGE);
+	for (size_t n = 2; n < COMPARE_MIN_SAMPLES; n++) {
+		assert_int_equal(compare_change(b, n, c, n, 0.05, 0.05, 42, &e), 0);
+		assert_true(isnan(e.lo) && isnan(e.hi) && isnan(e.p));
+		assert_int_equal(e.verdict, VERDICT_UNDEFINED);
+	}
+	assert_int_equal(COMPARE_MIN_SAMPLES, 5);
+	assert_int_equal(compare_change(b, 5, c, 5, 0.05, 0.05, 42, &e), 0);
+	assert_true(e.lo > 0.05 && e.p < 0.05);
+	assert_int_equal(e.verdict, VERDICT_REGRESSED);
 }
 
 static void test_undefined(void **state)
@@ -264,7 +301,7 @@ static int cmp_d(const void *a, const void *b)
 static void test_bootstrap_exact(void **state)
 {
 	(void)state;
-	const double base[] = { 100, 100 };
+	const double base[] = { 100, 100, 100, 100, 100 }; /* COMPARE_MIN_SAMPLES, every resample's median 100 */
 	const double cur[] = { 100, 200, 300, 400, 500, 600 };
 	static double med[46656];
 	size_t m = 0;
@@ -295,7 +332,7 @@ static void test_bootstrap_exact(void **state)
 	assert_true(fabs(want[0] - 0.5) < 1e-12 && fabs(want[1] - 4.5) < 1e-12);
 
 	change_estimate e;
-	assert_int_equal(compare_change(base, 2, cur, 6, 0.05, 0.05, 42, &e), 0);
+	assert_int_equal(compare_change(base, 5, cur, 6, 0.05, 0.05, 42, &e), 0);
 	assert_true(fabs(e.lo - want[0]) < 1e-12);
 	assert_true(fabs(e.hi - want[1]) < 1e-12);
 	assert_true(fabs(e.point - 2.5) < 1e-12); /* median 350 */
@@ -365,7 +402,10 @@ static void test_sentences(void **state)
 	assert_string_equal(verdict_sentence(VERDICT_NO_CHANGE), "No change in performance detected.");
 	assert_string_equal(verdict_sentence(VERDICT_WITHIN_NOISE), "Change within noise threshold.");
 	assert_string_equal(verdict_sentence(VERDICT_UNDEFINED),
-			    "Too few samples to detect a change (need at least 2 on each side).");
+			    "Too few samples to detect a change (need at least 5 on each side).");
+	assert_string_equal(verdict_sentence(VERDICT_INCONCLUSIVE),
+			    "Inconclusive: a change as large as the threshold is neither shown nor ruled out.");
+	assert_string_equal(verdict_name(VERDICT_INCONCLUSIVE), "inconclusive");
 	assert_string_equal(verdict_name(VERDICT_REGRESSED), "regressed");
 	assert_string_equal(verdict_name(VERDICT_UNDEFINED), "undefined");
 }
@@ -413,21 +453,14 @@ static void test_format(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_gates),
-		cmocka_unit_test(test_regressed),
-		cmocka_unit_test(test_improved),
-		cmocka_unit_test(test_within_noise),
-		cmocka_unit_test(test_identical),
-		cmocka_unit_test(test_noisy_no_change),
-		cmocka_unit_test(test_p_gate_small_samples),
-		cmocka_unit_test(test_undefined),
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_bootstrap_coverage),
-		cmocka_unit_test(test_bootstrap_exact),
-		cmocka_unit_test(test_shift_agrees_with_bootstrap),
-		cmocka_unit_test(test_sentences),
-		cmocka_unit_test(test_format),
+		cmocka_unit_test(test_gates),		cmocka_unit_test(test_need_factor),
+		cmocka_unit_test(test_regressed),	cmocka_unit_test(test_improved),
+		cmocka_unit_test(test_within_noise),	cmocka_unit_test(test_identical),
+		cmocka_unit_test(test_noisy_no_change), cmocka_unit_test(test_no_interval_below_five),
+		cmocka_unit_test(test_undefined),	cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_deterministic),	cmocka_unit_test(test_bootstrap_coverage),
+		cmocka_unit_test(test_bootstrap_exact), cmocka_unit_test(test_shift_agrees_with_bootstrap),
+		cmocka_unit_test(test_sentences),	cmocka_unit_test(test_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

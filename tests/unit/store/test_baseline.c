@@ -181,9 +181,9 @@ static void test_corrupt_truncated_foreign(void **state)
 	free(full);
 	/* the version found is named as found */
 	expect_refused(path, "{\"generator\": \"cgocost bench\", \"schema_version\": 1.5, \"cells\": []}",
-		       "schema_version 1.5, this cgocost reads 1 to 2");
+		       "schema_version 1.5, this cgocost reads 1 to 3");
 	expect_refused(path, "{\"generator\": \"cgocost bench\", \"schema_version\": \"1\", \"cells\": []}",
-		       "schema_version \"1\", this cgocost reads 1 to 2");
+		       "schema_version \"1\", this cgocost reads 1 to 3");
 
 	unlink(path);
 	assert_int_equal(baseline_load(path, &d, err, sizeof(err)), -1);
