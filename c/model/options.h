@@ -88,6 +88,7 @@ struct options {
 	enum format format;		      /* --format */
 	const char *exports[OPT_MAX_EXPORTS]; /* --export FORMAT=FILE, repeatable (report/export.h) */
 	int nexports;
+	int verbose;		   /* --verbose: the warnings per cell, not summarised */
 	int compare;		   /* --compare: archive/shared x sync/async, interleaved */
 	int anatomy;		   /* --anatomy: the work steps x sync/async, and the minimal driver */
 	const char *against;	   /* --against: another bench build, interleaved */
@@ -215,7 +216,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 61
+#define OPT_COUNT 62
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,
