@@ -146,13 +146,26 @@ test-stream-docs:
 test-stream-side:
 	@$(MAKE) --no-print-directory -j1 $(TEST_SIDE)
 
-bench: ## set up, build, run `make compare`
-	@$(MAKE) --no-print-directory setup
+# make bench installs only what the build and make compare need (the build
+# purpose of scripts/packages.txt: a compiler, pkg-config, jansson, the Go
+# modules); make setup and make test install every purpose.
+bench: ## set up what the build needs, build, run `make compare`
+	@$(MAKE) --no-print-directory setup-build
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory compare
 
-setup: ## install the Debian packages and Go modules the build needs
-	@GO="$(GOCMD)" sh scripts/setup.sh
+setup: ## install every Debian package of scripts/packages.txt and the Go modules
+	@GO="$(GOCMD)" sh scripts/setup.sh all
+
+# setup-PURPOSE installs the packages of one purpose of scripts/packages.txt
+# (setup-build also the Go modules); purposes joined by + install together
+# (setup-alloc+mongocrypt), in one apt-get. A target that needs a purpose
+# names it as an order-only prerequisite of what first needs the package
+# (the fuzz objects need clang-14 before they compile), so that it runs
+# first under -j too and never makes anything stale. With everything
+# installed it costs a dpkg-query a package.
+setup-%:
+	@GO="$(GOCMD)" sh scripts/setup.sh $(subst +, ,$*)
 
 $(BUILD)/libmock.a: $(PLUGIN_SRCS)
 	@mkdir -p $(BUILD)
@@ -250,18 +263,18 @@ compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired
 	$(BUILD)/bench --floors -n $(FLOORS_N) $(COMPARE_ARGS)
 	$(BUILD)/bench --anatomy -n $(ANATOMY_N) -r $(ANATOMY_R) --launches $(ANATOMY_LAUNCHES) $(COMPARE_ARGS)
 
-power: $(EXES) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20; COUNT=instructions: the counting gate at +1%)
+power: $(EXES) | setup-gate$(if $(COUNT),+count) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20; COUNT=instructions: the counting gate at +1%)
 	@if [ '$(COUNT)' = instructions ]; then POWER_OUT='$(POWER_OUT)' POWER_COUNT_ARGS='$(POWER_COUNT_ARGS)' sh scripts/power_counts.sh $(BUILD)/bench $(or $(TRIALS),20); \
 	elif [ -n '$(COUNT)' ]; then echo "make power: COUNT=instructions measures the counting gate; not COUNT=$(COUNT)" >&2; exit 2; else \
 	POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' POWER_TRUE_TIME='$(POWER_TRUE_TIME)' \
 		POWER_PRECISION_TIME='$(POWER_PRECISION_TIME)' POWER_PRECISION_LAUNCHES='$(POWER_PRECISION_LAUNCHES)' POWER_LAUNCH_N='$(POWER_LAUNCH_N)' \
 		POWER_OUT='$(POWER_OUT)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20); fi
 
-regress: $(EXES) ## the regression check end to end, paired: the build against itself, then 20% slower
+regress: $(EXES) | setup-gate ## the regression check end to end, paired: the build against itself, then 20% slower
 	@REGRESS_TIME='$(REGRESS_TIME)' REGRESS_SLOWDOWN='$(REGRESS_SLOWDOWN)' REGRESS_LAUNCHES='$(REGRESS_LAUNCHES)' REGRESS_OUT='$(REGRESS_OUT)' \
 		sh scripts/regress.sh $(BUILD)/bench
 
-alloc-matrix: all ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption
+alloc-matrix: all | setup-alloc+mongocrypt ## scenario x allocator: lifecycle, extraction, mongocrypt bulk decryption
 	@GO="$(GOCMD)" ALLOC_LAUNCHES='$(ALLOC_LAUNCHES)' ALLOC_MONGO_ROUNDS='$(ALLOC_MONGO_ROUNDS)' \
 		ALLOC_N='$(ALLOC_N)' ALLOC_OUT='$(ALLOC_OUT)' sh scripts/alloc_matrix.sh $(BUILD)
 
@@ -284,7 +297,7 @@ test-integration: $(EXES) ## the executables end to end: modes, plugins, exit co
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) $(INTEGRATION_GOTEST) ./tests/integration/...
 
 # One C style, .clang-format's, checked (Debian's clang-format).
-test-format: ## every C file formatted as .clang-format says
+test-format: | setup-format ## every C file formatted as .clang-format says
 	clang-format --dry-run --Werror $(C_FILES)
 	@echo "test-format: $(words $(C_FILES)) C files formatted as .clang-format says"
 

@@ -4,13 +4,14 @@
 # stops at once with one line naming the missing Debian packages and the
 # command that installs them. It does not install them itself: that is
 # apt-get through sudo (scripts/setup.sh), which a build should not start
-# unasked; make bench, make test and make matrix do run setup first.
+# unasked; make bench, make test and make matrix do run setup first (make
+# bench only the build's packages: setup-build).
 #
 # The check costs two pkg-config calls (a few ms) on every make that builds.
 # Goals that need nothing built, or run setup themselves, skip it.
 
 DEPS_FREE_GOALS := setup help clean bench test matrix
-DEPS_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(DEPS_FREE_GOALS),$(MAKECMDGOALS)),$(.DEFAULT_GOAL))
+DEPS_GOALS := $(if $(MAKECMDGOALS),$(filter-out $(DEPS_FREE_GOALS) setup-%,$(MAKECMDGOALS)),$(.DEFAULT_GOAL))
 
 # Every package the check can name, each once: the check below names them
 # through these, and the CI recipe installs them (tests/docs' TestWorkflow

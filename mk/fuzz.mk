@@ -46,6 +46,10 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS) $(DRIVER_HDRS)
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_OBJS) $(shell pkg-config --libs jansson) -lm
 
+# clang-14 and libFuzzer (scripts/packages.txt, purpose fuzz) before the
+# first fuzz object compiles
+$(FUZZ_OBJS) $(FUZZ_BINS): | setup-fuzz
+
 fuzz: $(FUZZ_BINS) ## the libFuzzer and Go fuzz targets, FUZZ_S seconds each (default 60), FUZZ_JOBS at a time; fails on any finding
 	@GO='$(GOCMD)' FUZZ_JOBS='$(FUZZ_JOBS)' sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_S) $(FUZZ_TARGETS) $(FUZZ_GO)
 

@@ -55,7 +55,7 @@ matrix-tool:
 	$(MATRIX_GO) build -o $(MATRIX_TOOL) ./go/cmd/matrix
 
 matrix: ## the Go toolchain matrix: table, build/matrix.json and build/matrix.svg
-	@$(MAKE) --no-print-directory setup
+	@$(MAKE) --no-print-directory setup-build+matrix+count
 	@$(MAKE) --no-print-directory matrix-run
 
 # A make of its own, so that OLD_GO is asked of the system after setup.
@@ -67,7 +67,7 @@ matrix-run: matrix-tool
 # real --compare and --count documents of build/bench read as the matrix
 # runs them, and the side-by-side build with the default toolchain and
 # Debian's Go 1.19.
-test-matrix: ## the matrix tool's report and side-by-side build
+test-matrix: | setup-matrix ## the matrix tool's report and side-by-side build
 	$(MATRIX_GO) vet ./go/cmd/matrix/...
 	CGOCOST_ROOT=$(CURDIR) CGOCOST_OLD_GO=$(OLD_GO) \
 		$(MATRIX_GO) test -count=1 ./go/cmd/matrix/...

@@ -61,7 +61,7 @@ MONGOCRYPT_COUNT_BENCHMARKS ?= \
 
 .PHONY: bench-mongocrypt count-mongocrypt test-mongocrypt
 
-bench-mongocrypt: ## libmongocrypt: bulk decryption and per-value costs, one table (about 3 minutes)
+bench-mongocrypt: | setup-mongocrypt ## libmongocrypt: bulk decryption and per-value costs, one table (about 3 minutes)
 	@mkdir -p $(MONGOCRYPT_OUT)
 	$(GOCMD) test -c $(MONGOCRYPT_TAGS) -o $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_PKG)
 	$(GOCMD) build -o $(MONGOCRYPT_OUT)/mongocrypt-table $(MONGOCRYPT_TABLE_PKG)
@@ -78,7 +78,7 @@ bench-mongocrypt: ## libmongocrypt: bulk decryption and per-value costs, one tab
 	@cat $(MONGOCRYPT_OUT)/table.txt
 	@echo "bench-mongocrypt: raw results in $(MONGOCRYPT_OUT)/bulk.txt and micro.txt (go tool benchstat reads them)" >&2
 
-count-mongocrypt: ## libmongocrypt: instructions and system calls per operation, no clock (about 2 minutes)
+count-mongocrypt: | setup-mongocrypt+count ## libmongocrypt: instructions and system calls per operation, no clock (about 2 minutes)
 	@mkdir -p $(MONGOCRYPT_OUT)
 	$(GOCMD) test -c $(MONGOCRYPT_TAGS) -o $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_PKG)
 	@sh scripts/count_mongocrypt.sh $(MONGOCRYPT_OUT)/mongocrypt.test $(MONGOCRYPT_OUT)/counts.txt \
@@ -86,7 +86,7 @@ count-mongocrypt: ## libmongocrypt: instructions and system calls per operation,
 	@cat $(MONGOCRYPT_OUT)/counts.txt
 	@echo "count-mongocrypt: $(MONGOCRYPT_OUT)/counts.txt (go tool benchstat reads instr/op and syscalls/op)" >&2
 
-test-mongocrypt: ## the libmongocrypt tests, again under -race and cgocheck2
+test-mongocrypt: | setup-mongocrypt ## the libmongocrypt tests, again under -race and cgocheck2
 	$(GOCMD) test $(MONGOCRYPT_TAGS) $(MONGOCRYPT_PKG) $(MONGOCRYPT_TABLE_PKG)
 	$(GOCMD) test $(MONGOCRYPT_TAGS) -race $(MONGOCRYPT_PKG) -args -mongocrypt.values=$(MONGOCRYPT_SMALL_VALUES)
 	GOEXPERIMENT=cgocheck2 $(GOCMD) test $(MONGOCRYPT_TAGS) $(MONGOCRYPT_PKG) -args -mongocrypt.values=$(MONGOCRYPT_SMALL_VALUES)

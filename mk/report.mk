@@ -51,13 +51,13 @@ test-report: ## the report tool's tests: sections by input, decisions, bad input
 	$(REPORT_GO) vet ./go/cmd/report/...
 	$(REPORT_GO) test -count=1 ./go/cmd/report/...
 
-# chromium is installed by make setup (scripts/setup.sh); without it this
-# target fails, it does not skip.
-test-browser: ## the report page in Debian's chromium (chromedp): every section drawn, no console error
+# chromium is installed by make setup and setup-browser (scripts/packages.txt,
+# purpose browser); without it this target fails, it does not skip.
+test-browser: | setup-browser ## the report page in Debian's chromium (chromedp): every section drawn, no console error
 	@command -v chromium >/dev/null 2>&1 || { echo "test-browser: no chromium on PATH (make setup installs Debian's)" >&2; exit 1; }
 	$(REPORT_BROWSER_TEST) -v
 
-report-screenshot: ## docs/report.png: the page of the report's fixtures, full page, in chromium
+report-screenshot: | setup-browser ## docs/report.png: the page of the report's fixtures, full page, in chromium
 	@command -v chromium >/dev/null 2>&1 || { echo "report-screenshot: no chromium on PATH (make setup installs Debian's)" >&2; exit 1; }
 	CGOCOST_SCREENSHOT=$(CURDIR)/docs/report.png $(REPORT_BROWSER_TEST)
 

@@ -68,6 +68,9 @@ define unit_run
 		CGOCOST_UNIT_SRC=$(CURDIR)/tests/unit/$$(basename $$(dirname $$t)) $$t; done
 endef
 
+# cmocka (scripts/packages.txt, purpose unit) before the first test compiles
+$(UNIT_OBJS): | setup-unit
+
 .PHONY: test-unit test-go-free
 test-unit: $(UNIT_BINS) ## the cmocka unit tests
 	$(call unit_run,$(UNIT_BINS))

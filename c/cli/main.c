@@ -52,7 +52,7 @@ static void report(const struct options *o, const struct run_row *row, const str
 		free(text);
 	}
 	output_flush(stdout);
-	report_warnings(stderr, d);
+	report_warnings(stderr, d, o->verbose);
 }
 
 /* The end of every run that wrote to stdout: what was written must have

@@ -65,6 +65,8 @@ const struct optdef options_table[] = {
 	 .help = "text (default), json, gobench (Go benchmark lines), or\nmarkdown (GitHub-flavoured: the decisions, cells, ratios\nand verdicts as tables, e.g. for a job summary)"},
 	{.name = "export", .arg = "<fmt=file>", .group = GROUP_COMPARE, .type = T_LIST, .off = AT(exports), COUNT(nexports), .max = OPT_MAX_EXPORTS,
 	 .help = "also write this run's report as json, gobench, markdown\nor html (by cgocost-report beside bench) to FILE, or to\nstdout after the report with -; repeatable, one run for\nall; each file written atomically after the report, a\nfailed one is exit 3 (a regression's 1 too: data lost)"},
+	{.name = "verbose", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(verbose),
+	 .help = "print the noise warnings (too few samples, outliers,\nstalled blocks, more threads than CPUs) per cell;\nwithout it they are summarised across cells in at most\nthree lines (every figure is in the JSON either way)"},
 	{.name = "compare", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(compare),
 	 .help = "archive vs shared x sync vs async and the C plugin, in\npaired blocks (--interleave), one table with the ratios"},
 	{.name = "anatomy", .group = GROUP_COMPARE, .type = T_FLAG, .off = AT(anatomy),

@@ -88,6 +88,7 @@ struct options {
 	enum format format;		      /* --format */
 	const char *exports[OPT_MAX_EXPORTS]; /* --export FORMAT=FILE, repeatable (report/export.h) */
 	int nexports;
+	int verbose;		   /* --verbose: the warnings per cell, not summarised */
 	int compare;		   /* --compare: archive/shared x sync/async, interleaved */
 	int anatomy;		   /* --anatomy: the work steps x sync/async, and the minimal driver */
 	const char *against;	   /* --against: another bench build, interleaved */

@@ -109,8 +109,10 @@ void report_fit_text(FILE *out, const char *const *files, const struct roundtrip
 void report_topology_sweep_text(FILE *out, int caller, const struct topo_sweep_row *rows, int nrows,
 				const struct topo_fig *sync, unsigned long long n, unsigned batches);
 
-/* The warnings a document calls for, as a fixed set of sentences. */
-void report_warnings(FILE *err, const struct doc *d);
+/* The warnings a document calls for, as a fixed set of sentences: noise
+ * summarised across cells in at most three lines, or per cell when verbose
+ * (--verbose); what changes a figure's meaning, a line each. */
+void report_warnings(FILE *err, const struct doc *d, int verbose);
 /* --count: the counts: block of a counted cell, nothing for another
  * (text_counts.c). */
 void report_counts_text(FILE *out, const struct doc *d, const struct cell_rec *c);

@@ -318,9 +318,14 @@ func TestMinimalDriver(t *testing.T) {
 // per-round increments and the harness check, from one short run.
 func TestAnatomy(t *testing.T) {
 	dir := buildDir(t)
-	r := run(t, filepath.Join(dir, "bench"), nil, "--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2")
+	r := run(t, filepath.Join(dir, "bench"), nil, "--anatomy", "-n", "4000", "-r", "2", "--warmup", "200", "--launches", "2", "--verbose")
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	// --verbose: the noise per cell, not summarised (two launches are too
+	// few for an interval in each of the anatomy's cells)
+	if n := strings.Count(r.stderr, " samples are too few for a 95% interval"); n < 10 || strings.Contains(r.stderr, "cells are too few") {
+		t.Errorf("--verbose: %d too-few lines, want one per cell (10 and more), none summarised:\n%s", n, r.stderr)
 	}
 	for _, want := range []string{"# cgocost anatomy:", "harness check, bench --work bare / bench-minimal",
 		"reading: sync: moving the event and the result adds", "reading: async:"} {

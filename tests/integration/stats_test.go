@@ -150,6 +150,24 @@ func TestCompareTableAndRatios(t *testing.T) {
 			t.Fatalf("no %q in:\n%s", want, r.stdout)
 		}
 	}
+	// the noise of several cells is summarised: two launches are too few
+	// for every cell, said once; at most three such lines in all
+	if n := noiseWarnings(r.stderr); n > 3 || !strings.Contains(r.stderr, "cells are too few for a 95% interval") {
+		t.Errorf("%d noise warning lines (want at most 3, the too-few one summarised):\n%s", n, r.stderr)
+	}
+}
+
+// noiseWarnings counts the warning lines of a report that are not the ones
+// that change a figure's meaning (a mode that differed, a host that could
+// not keep up), which stay a line per cell.
+func noiseWarnings(stderr string) int {
+	n := 0
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "warning: ") && !strings.Contains(l, "is not in effect") && !strings.Contains(l, "could not keep up") {
+			n++
+		}
+	}
+	return n
 }
 
 func TestGobenchParsesWithBenchstat(t *testing.T) {
