@@ -304,7 +304,9 @@ enum parse_result options_parse(struct options *o, int argc, char **argv, uint32
 		return PARSE_BAD;
 	}
 	if (o->judge[0] && (stray = stray_option(given, judge_takes, label, sizeof(label))) != NULL) {
-		snprintf(err, errlen, "--judge measures nothing: it takes --threshold, --seed and --inconclusive only, not %s", stray);
+		snprintf(err, errlen,
+			 "--judge measures nothing: it takes --threshold, --seed and --inconclusive only, not %s",
+			 stray);
 		return PARSE_BAD;
 	}
 	if (o->nfit && (stray = stray_option(given, fit_takes, label, sizeof(label))) != NULL) {

@@ -153,8 +153,8 @@ static void test_judge_allocators_help(void **state)
 	assert_int_equal(parse(&o, err, sizeof(err), 8, "--judge", "a", "b", "--threshold", "3", "--seed", "9"),
 			 PARSE_OK);
 	assert_string_equal(o.judge[1], "b");
-	expect_bad("--judge measures nothing: it takes --threshold, --seed and --inconclusive only, not -a, --async", 5, "--judge", "a",
-		   "b", "-a");
+	expect_bad("--judge measures nothing: it takes --threshold, --seed and --inconclusive only, not -a, --async", 5,
+		   "--judge", "a", "b", "-a");
 	expect_bad("not --compare", 5, "--judge", "a", "b", "--compare");
 	expect_bad("not -n", 6, "-n", "5", "--judge", "a", "b");
 	expect_bad("not --save-baseline", 6, "--judge", "a", "b", "--save-baseline", "x");
