@@ -263,11 +263,11 @@ compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired
 	$(BUILD)/bench --floors -n $(FLOORS_N) $(COMPARE_ARGS)
 	$(BUILD)/bench --anatomy -n $(ANATOMY_N) -r $(ANATOMY_R) --launches $(ANATOMY_LAUNCHES) $(COMPARE_ARGS)
 
-power: $(EXES) | setup-gate$(if $(COUNT),+count) ## the regression check measured: false alarms, detections at +5%, verdict time, precision (TRIALS=20; COUNT=instructions: the counting gate at +1%)
+power: $(EXES) | setup-gate$(if $(COUNT),+count) ## the regression check measured: its three verdicts on A/A and on +5%, verdict times, timed share (TRIALS=20; LOAD=2: beside two busy loops; COUNT=instructions: the counting gate at +1%)
 	@if [ '$(COUNT)' = instructions ]; then POWER_OUT='$(POWER_OUT)' POWER_COUNT_ARGS='$(POWER_COUNT_ARGS)' sh scripts/power_counts.sh $(BUILD)/bench $(or $(TRIALS),20); \
 	elif [ -n '$(COUNT)' ]; then echo "make power: COUNT=instructions measures the counting gate; not COUNT=$(COUNT)" >&2; exit 2; else \
 	POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' POWER_TRUE_TIME='$(POWER_TRUE_TIME)' \
-		POWER_PRECISION_TIME='$(POWER_PRECISION_TIME)' POWER_PRECISION_LAUNCHES='$(POWER_PRECISION_LAUNCHES)' POWER_LAUNCH_N='$(POWER_LAUNCH_N)' \
+		POWER_PRECISION_TIME='$(POWER_PRECISION_TIME)' POWER_LOAD='$(LOAD)' \
 		POWER_OUT='$(POWER_OUT)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20); fi
 
 regress: $(EXES) | setup-gate ## the regression check end to end, paired: the build against itself, then 20% slower
