@@ -295,10 +295,13 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 			 "or -n calls a block); --interleave launches runs launch by launch");
 		return -1;
 	}
-	if (!o->paired && (o->precision_pct > 0 || o->block_set || o->async_block_set || o->lead_in_set)) {
-		snprintf(err, errlen,
-			 "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run (%s)",
-			 o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
+	if (!o->paired &&
+	    (o->precision_pct > 0 || o->block_set || o->async_block_set || o->lead_in_set || o->blocks_per_visit_set)) {
+		snprintf(
+			err, errlen,
+			"--precision, --block-ms, --async-block-ms, --lead-in-us and --blocks-per-visit apply to a paired "
+			"run (%s)",
+			o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
 		return -1;
 	}
 	if (o->paired && o->against && o->precision_pct > 0) {

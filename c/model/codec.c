@@ -372,6 +372,13 @@ static void paired_fields(struct obj *o, void *rec)
 	f_num(o, "lead_in_s", &p->lead_s);
 	f_num(o, "timed_s", &p->timed_s);
 	f_u64(o, "order_seed", &p->order_seed);
+	{
+		int has = 1;
+		if (f_opt(o, "blocks_per_visit", &has))
+			f_u32(o, "blocks_per_visit", &p->blocks_per_visit);
+		else if (o->c->dir == READ)
+			p->blocks_per_visit = 1;
+	}
 	f_u32(o, "rounds", &p->rounds);
 	f_int(o, "caller_cpu", &p->caller_cpu);
 	f_str(o, "stopped_by", p->stopped_by);

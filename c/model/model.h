@@ -504,11 +504,13 @@ struct paired_rec {
 	double elapsed_s;	      /* from the first block to the last */
 	double lead_s, timed_s;	      /* lead-ins and timed blocks, summed over cells */
 	uint64_t order_seed;	      /* the rounds' random order */
-	uint32_t rounds;	      /* complete rounds (every cell one block) */
-	int caller_cpu;		      /* every caller ran on this CPU, the other threads elsewhere */
-	char stopped_by[16];	      /* "time", "precision" or "launches" (--launches generations done) */
-	double generation_s;	      /* rounds of one generation of children last this long */
-	double *generation_rounds;    /* the rounds of each generation (fresh processes) */
+	uint32_t
+		blocks_per_visit; /* a cell's blocks in a row after one lead-in, each its own round; 1 in older documents */
+	uint32_t rounds;	  /* complete rounds (every cell one block) */
+	int caller_cpu;		  /* every caller ran on this CPU, the other threads elsewhere */
+	char stopped_by[16];	  /* "time", "precision" or "launches" (--launches generations done) */
+	double generation_s;	  /* rounds of one generation of children last this long */
+	double *generation_rounds; /* the rounds of each generation (fresh processes) */
 	size_t ngenerations;
 	double startup_s; /* starting and ending the children, summed */
 	struct pair_cell_rec *cells;

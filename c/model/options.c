@@ -87,6 +87,8 @@ const struct optdef options_table[] = {
 	 .help = "paired: the timed length of an async cell's block (default:\n--block-ms): longer blocks spread the worker's wake-up\nbefore each over more timed calls"},
 	{.name = "lead-in-us", .arg = "<us>", .group = GROUP_COMPARE, .type = T_U64, .off = AT(lead_in_us), SETS(lead_in_set), .max = OPT_MAX_LEAD_IN_US,
 	 .help = "paired: untimed calls this long before every block\n(fixed); default: until steady (4 groups of 16 calls\nwithin 25%), 1200 us at least after an async block, 5 ms\nat most (excluded and reported)"},
+	{.name = "blocks-per-visit", .arg = "<k>", .group = GROUP_COMPARE, .type = T_U32, .off = AT(blocks_per_visit), SETS(blocks_per_visit_set), .min = 1, .max = OPT_MAX_BLOCKS_PER_VISIT,
+	 .help = "paired: timed blocks a cell runs in a row after one lead-in\n(default 4): the lead-in, mostly an async worker waking,\nis paid once a visit; block j of a visit is paired with\nblock j of the other cell's visit in the same round"},
 	{.name = "threshold", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_PERCENT, .off = AT(threshold), SETS(threshold_set), .max = 1000, .judge = 1,
 	 .help = "noise band of the verdict: default 2 for a paired run,\n5 for every other (baselines, --judge, launches)"},
 	{.name = "inconclusive", .arg = "<what>", .group = GROUP_COMPARE, .type = T_INCONCLUSIVE, .off = AT(inconclusive_pass), SETS(inconclusive_set), .judge = 1,
@@ -159,6 +161,7 @@ void options_defaults(struct options *o)
 	o->threshold = OPT_UNPAIRED_THRESHOLD;
 	o->block_ms = OPT_DEFAULT_BLOCK_MS;
 	o->lead_in_us = OPT_DEFAULT_LEAD_IN_US;
+	o->blocks_per_visit = OPT_DEFAULT_BLOCKS_PER_VISIT;
 	o->seed = 1;
 	o->stall_timeout_s = 20;
 	o->payload_size = OPT_DEFAULT_PAYLOAD;

@@ -51,6 +51,8 @@
 #define OPT_GENERATION_MAX_S	     1.0
 #define OPT_DEFAULT_BLOCK_MS	     2.0  /* --block-ms */
 #define OPT_DEFAULT_LEAD_IN_US	     1200 /* --lead-in-us: given, a fixed lead-in; else sent to old children */
+#define OPT_DEFAULT_BLOCKS_PER_VISIT 4	  /* --blocks-per-visit: timed blocks in a row after one lead-in */
+#define OPT_MAX_BLOCKS_PER_VISIT     64
 #define OPT_LEAD_IN_STEADY_MAX_US    5000 /* else a lead-in runs until steady, this long at most after its first call */
 #define OPT_MAX_LEAD_IN_US	     1000000
 #define OPT_MAX_BLOCK_MS	     1000
@@ -151,7 +153,9 @@ struct options {
 	double block_ms;	    /* --block-ms: the length of a block */
 	double async_block_ms;	    /* --async-block-ms: an async cell's block; 0: --block-ms */
 	int async_block_set;
-	uint64_t lead_in_us; /* --lead-in-us: untimed calls before each block */
+	uint64_t lead_in_us;	   /* --lead-in-us: untimed calls before each block */
+	uint32_t blocks_per_visit; /* --blocks-per-visit: blocks a cell runs in a row after one lead-in */
+	int blocks_per_visit_set;
 	int lead_in_set, block_set;
 	uint64_t serve_blocks_ns; /* internal: a paired run's child; blocks of this length (0: -n calls) */
 	int serve_blocks;
@@ -219,7 +223,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 63
+#define OPT_COUNT 64
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

@@ -254,34 +254,46 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 	uint32_t done = 0;
 	int order[MAX_CELLS], tty = isatty(2), prev = -1; /* the cell of the block before: none at a start */
 
+	uint32_t k = pr->blocks_per_visit ? pr->blocks_per_visit : 1;
+
+	/* a round visits every cell once, in a random order; a visit is one
+	 * lead-in and k timed blocks in a row (the blocks after the first
+	 * start with one untimed call: the cell is hot), block j of a visit
+	 * paired with block j of every other cell's visit: k rounds */
 	for (;;) {
 		pairs_order(order, nv, rng);
-		for (int i = 0; i < nv; i++) {
-			struct server *s = &sv[order[i]];
-			struct block_reply r;
-			int got;
-			int after_async = prev < 0 || sv[prev].ready.async_in_effect != 0;
-			if (send_cmd(s, BLOCK_RUN, steady_max && !after_async ? 0 : lead, steady_max) != 0)
-				return failure(s, "during a block", 10000, err, errlen);
-			got = receive(s, &r, stall_ms(o));
-			if (got != 0)
-				return failure(s, "during a block", got == 2 ? 0 : 10000, err, errlen);
-			if (r.status == 0 && r.calls != s->ready.calls)
-				return garbage(s, "a block's reply", err, errlen);
-			if (r.status != 0)
-				return failure(s, "during a block", 10000, err, errlen);
-			if (childmsg_block(&pr->cells[order[i]], &sv[order[i]].cap, &r, i ? order[i - 1] : -1) != 0) {
-				snprintf(err, errlen, "out of memory for the blocks");
-				return EXIT_RUN_FAILED;
+		for (int i = 0; i < nv; i++)
+			for (uint32_t j = 0; j < k; j++) {
+				struct server *s = &sv[order[i]];
+				struct block_reply r;
+				int got;
+				int after_async = prev < 0 || sv[prev].ready.async_in_effect != 0;
+				uint64_t l = j ? 0 : steady_max && !after_async ? 0 : lead;
+				if (send_cmd(s, BLOCK_RUN, l, j ? 0 : steady_max) != 0)
+					return failure(s, "during a block", 10000, err, errlen);
+				got = receive(s, &r, stall_ms(o));
+				if (got != 0)
+					return failure(s, "during a block", got == 2 ? 0 : 10000, err, errlen);
+				if (r.status == 0 && r.calls != s->ready.calls)
+					return garbage(s, "a block's reply", err, errlen);
+				if (r.status != 0)
+					return failure(s, "during a block", 10000, err, errlen);
+				if (childmsg_block(&pr->cells[order[i]], &sv[order[i]].cap, &r,
+						   j   ? order[i]
+						   : i ? order[i - 1]
+						       : -1) != 0) {
+					snprintf(err, errlen, "out of memory for the blocks");
+					return EXIT_RUN_FAILED;
+				}
+				pr->lead_s += (double)r.lead_ns / 1e9;
+				pr->lead_ins_capped +=
+					!j && steady_max && r.lead_ns - r.first_ns >= (uint64_t)steady_max * 1000;
+				prev = order[i];
+				pr->timed_s += (double)r.ns / 1e9;
 			}
-			pr->lead_s += (double)r.lead_ns / 1e9;
-			pr->lead_ins_capped += steady_max && r.lead_ns - r.first_ns >= (uint64_t)steady_max * 1000;
-			prev = order[i];
-			pr->timed_s += (double)r.ns / 1e9;
-		}
-		pr->rounds++;
-		done++;
-		if (tty && pr->rounds % 64 == 0) {
+		pr->rounds += k;
+		done += k;
+		if (tty && pr->rounds % (64 * k) == 0) {
 			fprintf(stderr, "\r\033[Kpaired: generation %zu, round %u, %.1f of %.1f s",
 				pr->ngenerations + 1, pr->rounds, (double)(now_ns() - run_t0) / 1e9, o->time_s);
 			fflush(stderr);
@@ -377,6 +389,7 @@ static int prepare(struct plan *p, const struct options *o, struct paired_rec *p
 	pr->budget_s = o->time_s;
 	pr->precision_pct = o->precision_pct;
 	pr->order_seed = o->seed;
+	pr->blocks_per_visit = o->blocks_per_visit ? o->blocks_per_visit : 1;
 	if (nv > MAX_CELLS || nv > INTERRUPT_SLOTS) {
 		snprintf(err, errlen, "too many cells to pair (%d)", nv);
 		return EXIT_BAD_INPUT;

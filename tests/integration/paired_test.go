@@ -34,6 +34,7 @@ type pairedDoc struct {
 		LeadInS   float64 `json:"lead_in_s"`
 		TimedS    float64 `json:"timed_s"`
 		CallerCPU int     `json:"caller_cpu"`
+		PerVisit  int     `json:"blocks_per_visit"`
 		Cells     []struct {
 			Name        string    `json:"name"`
 			Side        string    `json:"side"`
@@ -44,6 +45,7 @@ type pairedDoc struct {
 			LeadNs      []float64 `json:"lead_in_ns"`
 			LeadCalls   []float64 `json:"lead_in_extractions"`
 			FirstCallNs []float64 `json:"lead_in_first_call_ns"`
+			After       []float64 `json:"after_cell"`
 		} `json:"cells"`
 		Roundtrip *struct {
 			Cell         string    `json:"cell"`
@@ -133,13 +135,27 @@ func checkPaired(t *testing.T, out string, cells int) pairedDoc {
 	if sum != p.Rounds {
 		t.Fatalf("generations hold %d rounds, the run %d", sum, p.Rounds)
 	}
-	for _, c := range p.Cells {
+	// a visit: one lead-in, then blocks_per_visit blocks in a row, each a
+	// round of its own; the blocks after a visit's first start with one
+	// untimed call and follow the same cell
+	k := p.PerVisit
+	if k < 1 || p.Rounds%k != 0 {
+		t.Fatalf("%d rounds, %d blocks a visit", p.Rounds, k)
+	}
+	for ci, c := range p.Cells {
 		if len(c.Blocks) != p.Rounds || len(c.CPU) != p.Rounds || len(c.LeadNs) != p.Rounds || c.PerBlock < 1 {
 			t.Fatalf("%s: %d blocks for %d rounds", c.Name, len(c.Blocks), p.Rounds)
 		}
 		for i, l := range c.LeadNs {
 			if c.LeadCalls[i] < 1 || c.FirstCallNs[i] > l {
 				t.Fatalf("%s: block %d's lead-in %.0f ns, %v calls, first %.0f ns", c.Name, i, l, c.LeadCalls[i], c.FirstCallNs[i])
+			}
+			if i%k != 0 {
+				if c.LeadCalls[i] != 1 || int(c.After[i]) != ci {
+					t.Fatalf("%s: block %d, %d of its visit: a lead-in of %v calls after cell %v, want 1 after itself",
+						c.Name, i, i%k+1, c.LeadCalls[i], c.After[i])
+				}
+				continue
 			}
 			if p.SteadyMaxUs == nil && l < p.LeadInUs*1000 {
 				t.Fatalf("%s: block %d's fixed lead-in %.0f ns, want >= %.0f us", c.Name, i, l, p.LeadInUs)
@@ -402,6 +418,31 @@ func TestSequentialGateStopsEarly(t *testing.T) {
 	oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, "there is no verdict without", args)
 	args = []string{"--against", bench, "--inconclusive", "maybe"}
 	oneLine(t, runTimeout(t, time.Minute, bench, args...), 2, "'maybe' is not one of fail, pass", args)
+}
+
+// --blocks-per-visit K: every visit to a cell is one lead-in and K blocks in
+// a row, each a round of its own (checkPaired checks the lead-ins and the
+// cell each block follows); a paired run's option only.
+func TestBlocksPerVisit(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	r := runTimeout(t, 2*time.Minute, bench, "-a", "--against", bench, "--launches", "12", "--time", "3",
+		"--blocks-per-visit", "3", "--inconclusive", "pass", "--format", "json")
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if d := checkPaired(t, r.stdout, 2); d.Paired.PerVisit != 3 {
+		t.Fatalf("blocks_per_visit %d, want 3", d.Paired.PerVisit)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--compare", "--blocks-per-visit", "0"}, "must be at least 1"},
+		{[]string{"--compare", "--blocks-per-visit", "65"}, "too large"},
+		{[]string{"--compare", "--interleave", "launches", "--blocks-per-visit", "2"}, "apply to a paired run"},
+	} {
+		oneLine(t, runTimeout(t, time.Minute, bench, c.args...), 2, c.want, c.args)
+	}
 }
 
 // Two sample files whose interval straddles the threshold: inconclusive,
