@@ -49,6 +49,12 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 			 run_kind_name(o->kind));
 	else if (options_latency(o))
 		snprintf(buf, len, "--count counts a closed loop of -n extractions: not --rate or --gap-us");
+	else if (o->n > COUNT_MAX_N)
+		snprintf(buf, len,
+			 "-n %llu: --count also runs the cell at -n 2N (%llu), past the most a run takes (%llu): give "
+			 "-n %llu or less (a count needs far fewer)",
+			 (unsigned long long)o->n, (unsigned long long)o->n * 2, (unsigned long long)OPT_MAX_N,
+			 (unsigned long long)COUNT_MAX_N);
 	else if (o->lifecycle)
 		snprintf(buf, len, "--count counts one cell: --scenario lifecycle measures two in one process");
 	else if (o->nlibs > 1)

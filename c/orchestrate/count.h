@@ -26,6 +26,11 @@
 
 #define COUNT_PAIRS 3
 
+/* The largest -n a count takes: its longer run is -n 2N, which must be a
+ * run's -n (OPT_MAX_N); past it the shorter run would be counted for days
+ * before the longer one was refused. */
+#define COUNT_MAX_N (OPT_MAX_N / 2)
+
 /* The environment variable that sets fewer pairs (1 to COUNT_PAIRS): a
  * test hook, so that a test of a whole counted --anatomy fits its budget
  * (each pair's figure is counted the same; only the range has fewer

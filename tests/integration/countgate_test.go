@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var gateSide = regexp.MustCompile(`(?m)^  (this build|--against ) ([0-9.]+) \[([0-9.]+) \.\. ([0-9.]+)\] \(range [0-9.]+%\) over 5 pairs$`)
@@ -130,10 +131,27 @@ func TestCountGateRefusals(t *testing.T) {
 		{[]string{"--time", "5"}, "--time 5 cannot hold the counting gate's 5 pairs of runs a build"},
 		{[]string{"--launches", "12"}, "--launches: --against with --count instructions runs pairs of counted runs"},
 		{[]string{"--count", "all"}, "the counting gate judges instructions per extraction: give --count instructions"},
+		// its document's times are valgrind's: never a baseline
+		{[]string{"--save-baseline", "y.json"}, "--save-baseline: --against with --count instructions counts child runs"},
+		// accepted and ignored before
+		{[]string{"--floors"}, "--floors: --against with --count instructions counts child runs"},
+		{[]string{"--interleave", "launches"}, "--interleave launches: --against with --count instructions counts child runs of the two builds in turn, reading no clock: there are no launches to interleave"},
+		// said "apply to a paired run ()"
+		{[]string{"--precision", "1"}, "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run: --against with --count instructions"},
+		{[]string{"--block-ms", "5"}, "apply to a paired run: --against with --count instructions"},
+		// 2N past OPT_MAX_N: the N run was counted for days first
+		{[]string{"-n", "10000000000"}, "-n 10000000000: --count also runs the cell at -n 2N (20000000000)"},
+		{[]string{"-n", "5000000001"}, "give -n 5000000000 or less"},
 	} {
 		args := append([]string{"--against", bench, "--count", "instructions"}, c.args...)
 		oneLine(t, run(t, bench, nil, args...), 2, c.want, args)
 	}
 	args := []string{"--against", bench, "--count", "syscalls"}
 	oneLine(t, run(t, bench, nil, args...), 2, "give --count instructions", args)
+	// a single launch's count too: the -n 2N run would be refused, after
+	// the timed run and the -n N run counted
+	for _, c := range []string{"instructions", "syscalls"} {
+		args = []string{"--count", c, "-n", "6000000000"}
+		oneLine(t, runTimeout(t, 20*time.Second, bench, args...), 2, "give -n 5000000000 or less", args)
+	}
 }
