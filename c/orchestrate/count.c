@@ -172,6 +172,19 @@ static int instructions_pair(const struct options *o, const struct variant *v, i
 		if (countparse_cachegrind(errors[is_long], &total[is_long], version, sizeof(version), why,
 					  sizeof(why)) != 0)
 			status = EXIT_RUN_FAILED;
+	/* a launch makes every extraction it is asked for, each at least a
+	 * call: a count that grew by less than one instruction an extraction
+	 * was of another process (a wrapper that runs the launch as its child,
+	 * without exec, which valgrind does not follow) */
+	if (status == EXIT_OK && (total[1] <= total[0] || total[1] - total[0] < r->ops)) {
+		snprintf(why, sizeof(why),
+			 "valgrind counted %llu instructions at -n %llu and %llu at -n %llu, less than one an "
+			 "extraction more: it counted another process than the launch (%.300s runs it as a child, "
+			 "not by exec?)",
+			 (unsigned long long)total[0], (unsigned long long)r->n_short, (unsigned long long)total[1],
+			 (unsigned long long)r->n_long, v->exe);
+		status = EXIT_RUN_FAILED;
+	}
 	free(errors[0]); /* NULL when the pair failed */
 	free(errors[1]);
 	godebug_pop(saved);

@@ -56,13 +56,18 @@ static int side_cell(struct side *s, struct doc *d, char *err, size_t errlen)
 /* One pair of counted runs of side s; the first run's document kept once. */
 static int side_pair(struct side *s, int long_first, char *err, size_t errlen)
 {
-	char what[256];
+	char what[256], why[2048];
 	const char *base = strrchr(s->exe, '/');
 
 	snprintf(what, sizeof(what), "the counting gate: pair %zu of %s (%s)", s->r.instructions.npairs + 1,
 		 base ? base + 1 : s->exe, s->label);
 	interrupt_doing(what);
-	return count_instructions_pair(&s->o, s->exe, &s->r, long_first, s->first ? NULL : &s->first, err, errlen);
+	if (count_instructions_pair(&s->o, s->exe, &s->r, long_first, s->first ? NULL : &s->first, why, sizeof(why)) ==
+	    EXIT_OK)
+		return EXIT_OK;
+	/* the side named: which build failed its count */
+	snprintf(err, errlen, "the counting gate: %s (%s): %s", s->label, s->exe, why);
+	return EXIT_RUN_FAILED;
 }
 
 int count_gate_run(const struct options *o, const char *self, const char *other, const struct machine_rec *m,

@@ -155,3 +155,28 @@ func TestCountGateRefusals(t *testing.T) {
 		oneLine(t, runTimeout(t, 20*time.Second, bench, args...), 2, "give -n 5000000000 or less", args)
 	}
 }
+
+// A wrapper that runs bench as its child, without exec: valgrind counts
+// the shell, whose instructions do not grow with -n. It passed with
+// "--against 0.00 [0.00 .. 0.00]" and exit 0; it is a failed run of that
+// side, named: exit 3, no verdict, nothing left running.
+func TestCountGateWrapperWithoutExec(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	wrapper := script(t, t.TempDir(), "w.sh", bench+" \"$@\"\n")
+	m := mark("countgate-wrapper")
+	r := runMarked(t, 3*time.Minute, m, t.TempDir(), bench, "--against", wrapper, "--count", "instructions", "-n", "2000")
+	last := strings.TrimRight(r.stderr, "\n")
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if r.code != 3 || !strings.Contains(last, "the counting gate: --against ("+wrapper+")") ||
+		!strings.Contains(last, "less than one an extraction more: it counted another process than the launch") {
+		t.Errorf("exit %d (want 3), last line of stderr %q (want the --against side named, its count not growing)", r.code, last)
+	}
+	if strings.Contains(r.stdout, "verdict") {
+		t.Errorf("a verdict was printed:\n%s", r.stdout)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
