@@ -180,3 +180,31 @@ func TestCountGateWrapperWithoutExec(t *testing.T) {
 		t.Errorf("left running: %v", left)
 	}
 }
+
+// A counted child that hangs (--against a script that sleeps) waited for
+// ever; it is killed at a launch's bound (--stall-timeout 1: 12 s and its
+// extractions), its whole group, and the run is a failed one: exit 3,
+// the side named, no verdict, nothing left running.
+func TestCountGateHungChild(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	sleeper := script(t, t.TempDir(), "sleeper.sh", "sleep 1000\n")
+	m := mark("countgate-hung")
+	r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, "--against", sleeper, "--count", "instructions", "-n", "2000",
+		"--stall-timeout", "1")
+	last := strings.TrimRight(r.stderr, "\n")
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if r.code != 3 || !strings.Contains(last, "--against ("+sleeper+")") || !strings.Contains(last, "was still running at -n") {
+		t.Errorf("exit %d (want 3), last line of stderr %q (want the --against side named, killed)", r.code, last)
+	}
+	if r.took > 90*time.Second {
+		t.Errorf("took %v: the bound is about 12 s a run", r.took)
+	}
+	if strings.Contains(r.stdout, "verdict") {
+		t.Errorf("a verdict was printed:\n%s", r.stdout)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
