@@ -84,6 +84,23 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 	return buf;
 }
 
+const char *count_tool_missing(const struct options *o, char *buf, size_t len)
+{
+	char path[4096];
+
+	if ((o->count & COUNT_INSTRUCTIONS) && count_find_tool("valgrind", path, sizeof(path)) != 0)
+		snprintf(buf, len,
+			 "--count instructions: valgrind is not in PATH: nothing was measured or counted (make setup "
+			 "installs it)");
+	else if ((o->count & COUNT_SYSCALLS) && count_find_tool("perf", path, sizeof(path)) != 0)
+		snprintf(buf, len,
+			 "--count syscalls: perf is not in PATH: nothing was measured or counted (make setup installs "
+			 "it)");
+	else
+		return NULL;
+	return buf;
+}
+
 /* The variant of a single launch's cell, allocated (free it): exe with the
  * options as they are (child_args adds --async-extra-ns to an async
  * variant: a plan's; a single launch's options have it cleared in the copy

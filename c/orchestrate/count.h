@@ -46,6 +46,11 @@ extern const char *const count_syscall_names[];
  * resolved. */
 const char *count_refusal(const struct options *o, char *buf, size_t len);
 
+/* Which counting tool o's counts need and PATH lacks: the message of an
+ * exit 3 given before anything is measured or counted (a timed run would
+ * otherwise be made, and thrown away), or NULL when every one is there. */
+const char *count_tool_missing(const struct options *o, char *buf, size_t len);
+
 /* Counts the instructions of exe's cell as o says into r (has_instructions
  * and its figures; r's lengths too). EXIT_OK, or EXIT_RUN_FAILED with one
  * line in err: valgrind not in PATH, or a run that failed. */
