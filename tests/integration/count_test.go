@@ -392,3 +392,30 @@ func TestCountPlanToolMissing(t *testing.T) {
 	oneLine(t, run(t, filepath.Join(buildDir(t), "bench"), []string{"PATH=" + t.TempDir()}, args...), 3,
 		"perf is not in PATH: nothing was measured or counted", args)
 }
+
+// A perf that hangs (here a script of that name first in PATH) was waited
+// for without a bound after the timed run; each counted run is killed at
+// a launch's bound (--stall-timeout 2: 14 s and its extractions) with its
+// group, the pair's other run with it: exit 3 naming the hang, the times
+// reported with the count "not counted", nothing left running.
+func TestCountToolHangs(t *testing.T) {
+	tools := t.TempDir()
+	script(t, tools, "perf", "sleep 1000\n")
+	m := mark("count-perf-hangs")
+	bench := filepath.Join(buildDir(t), "bench")
+	cmd := []string{"env", "PATH=" + tools + ":" + os.Getenv("PATH"), bench, "--count", "syscalls", "-n", "2000",
+		"--stall-timeout", "2"}
+	r := runMarked(t, 2*time.Minute, m, t.TempDir(), cmd[0], cmd[1:]...)
+	if r.code != 3 || !strings.Contains(r.stderr, tools+"/perf was still running at -n") {
+		t.Errorf("exit %d (want 3, the hung perf killed), stderr:\n%s", r.code, r.stderr)
+	}
+	if r.took > 60*time.Second {
+		t.Errorf("took %v: the bound is about 14 s", r.took)
+	}
+	if !strings.Contains(r.stdout, "not counted") {
+		t.Errorf("want the times, and the count 'not counted':\n%s", r.stdout)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
