@@ -104,9 +104,8 @@ static int side_probe(const struct side *s, int is_base, char **id, char *err, s
 		snprintf(why, sizeof(why), "its launch measured %zu cells, not the one cell the gate counts", d.ncells);
 		status = EXIT_RUN_FAILED;
 	}
-	if (status != EXIT_OK)
-		snprintf(err, errlen, "the counting gate: %s (%s): %s: nothing was counted", s->label, s->exe, why);
 	if (status != EXIT_OK) {
+		snprintf(err, errlen, "the counting gate: %s (%s): %s: nothing was counted", s->label, s->exe, why);
 		free(*id);
 		*id = NULL;
 	}

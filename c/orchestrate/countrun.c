@@ -102,16 +102,19 @@ static int counted_start(const char *const *pre, int npre, const struct options 
 
 /* How long the counted run of o at -n n may take: a launch's bound
  * (plan_bound_ms: --stall-timeout's, with its extractions at
- * PLAN_US_PER_CALL each, tens of times what one takes under valgrind),
- * and past it as long as the run keeps using CPU, up to
- * CHILD_BUSY_MAX_FACTOR times it; -1 with --stall-timeout 0. A run that
- * sleeps (a wrapper waiting on something else, a tool that hangs) is
- * killed at the bound, its whole group. */
+ * PLAN_US_PER_CALL each), its warm-up and extractions COUNT_TOOL_SLOWDOWN
+ * times as many (valgrind runs a cell tens of times slower than it runs
+ * alone, a --work json cell's too), and past it as long as the run keeps
+ * using CPU, up to CHILD_BUSY_MAX_FACTOR times it; -1 with --stall-timeout
+ * 0. A run that sleeps (a wrapper waiting on something else, a tool that
+ * hangs) is killed at the bound, its whole group. */
+#define COUNT_TOOL_SLOWDOWN 50
 static int counted_bound_ms(const struct options *o, uint64_t n)
 {
 	struct options one = *o;
 
-	one.n = n;
+	one.n = n * COUNT_TOOL_SLOWDOWN; /* n <= OPT_MAX_N: no overflow */
+	one.warmup = o->warmup * COUNT_TOOL_SLOWDOWN;
 	one.floors = 0;
 	return plan_bound_ms(&one, 1);
 }
