@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analyse/roundtrip.h"
 #include "base/status.h"
@@ -55,6 +56,31 @@ static int lib_line(struct doc *docs, int n, const char *lib, struct fit_line *f
 	return at > 0;
 }
 
+/* A document given twice would count its generations twice, and pass the
+ * rule of generations a line needs with repeated points: the same file,
+ * however spelt (./../x/c.json, a link), is its device and inode. 1 when
+ * refused, said. */
+static int same_file_twice(const struct options *o)
+{
+	struct stat st[OPT_MAX_FIT];
+
+	for (int i = 0; i < o->nfit; i++) {
+		if (stat(o->fit[i], &st[i]) != 0) {
+			st[i].st_ino = 0; /* unreadable: its loader says why */
+			continue;
+		}
+		for (int j = 0; j < i; j++)
+			if (st[j].st_ino != 0 && st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+				fprintf(stderr,
+					"%s: --fit %s and --fit %s are the same file: each document counts once (see %s "
+					"--help)\n",
+					prog, o->fit[j], o->fit[i], prog);
+				return 1;
+			}
+	}
+	return 0;
+}
+
 int run_fit(const struct options *o)
 {
 	static const char *const libs[] = { "archive", "shared" };
@@ -67,6 +93,10 @@ int run_fit(const struct options *o)
 	if (docs == NULL) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUN_FAILED;
+	}
+	if (same_file_twice(o)) {
+		free(docs);
+		return EXIT_BAD_INPUT;
 	}
 	for (; loaded < o->nfit && status == EXIT_OK; loaded++) {
 		struct doc *d = &docs[loaded];

@@ -152,7 +152,9 @@ static int measure_counted(const struct options *o, const struct machine *m, str
 	}
 	record_machine(&mr, m);
 	status = count_gate_run(o, self, other, &mr, d, base, err, sizeof(err));
-	if (status != EXIT_OK)
+	if (status == EXIT_BAD_INPUT) /* a build refused its arguments */
+		fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+	else if (status != EXIT_OK)
 		fprintf(stderr, "%s: %s\n", prog, err);
 	return status;
 }

@@ -272,18 +272,50 @@ const char *options_unpairable(const struct options *o)
 	return "";
 }
 
+/* The options the counting gate would otherwise ignore, or turn into a
+ * document that says what it is not: refused. Its runs are counted under
+ * valgrind, reading no clock worth a verdict, so it has no blocks to pair
+ * or to size, no launches to interleave, no floors to time, and its
+ * document's times (valgrind's, tens of times slower) must never become a
+ * baseline that a later timed run would be judged against. 0, or -1 with
+ * a message. */
+static int check_count_gate(const struct options *o, char *err, size_t errlen)
+{
+	const char *gate = "--against with --count instructions counts child runs of the two builds in turn, "
+			   "reading no clock";
+
+	if (!counting_gate(o))
+		return 0;
+	if (o->interleave != INTERLEAVE_AUTO)
+		snprintf(err, errlen, "--interleave %s: %s: there are %s",
+			 o->interleave == INTERLEAVE_PAIRS ? "pairs" : "launches", gate,
+			 o->interleave == INTERLEAVE_PAIRS ? "no blocks to pair" : "no launches to interleave");
+	else if (o->precision_pct > 0 || o->block_set || o->async_block_set || o->lead_in_set)
+		snprintf(err, errlen,
+			 "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run: %s, in "
+			 "pairs of counted runs (--time bounds it)",
+			 gate);
+	else if (o->floors)
+		snprintf(err, errlen, "--floors: %s: there is no timed run to measure floors beside (bench --floors)",
+			 gate);
+	else if (o->save_baseline)
+		snprintf(err, errlen,
+			 "--save-baseline: %s: the times in its document are valgrind's, and a timed run judged "
+			 "against them would hide any regression: save a baseline from a timed run",
+			 gate);
+	else
+		return 0;
+	return -1;
+}
+
 /* Whether the run pairs its blocks, and the options that only apply to one
  * kind of run. 0, or -1 with a message. */
 static int check_paired(struct options *o, char *err, size_t errlen)
 {
 	const char *why = options_unpairable(o);
 
-	if (o->interleave == INTERLEAVE_PAIRS && counting_gate(o)) {
-		snprintf(err, errlen,
-			 "--interleave pairs: --against with --count instructions counts child runs of the two builds "
-			 "in turn, reading no clock: there are no blocks to pair");
+	if (check_count_gate(o, err, errlen) != 0)
 		return -1;
-	}
 	if (o->interleave == INTERLEAVE_PAIRS && why[0]) {
 		snprintf(err, errlen, "--interleave pairs: %s", why);
 		return -1;

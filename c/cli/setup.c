@@ -329,5 +329,13 @@ int setup(int argc, char **argv, struct options *o, struct machine *m, struct do
 	if ((rc = check_paths(o)) != EXIT_OK || (rc = preloads(o, argv)) != EXIT_OK ||
 	    (rc = check_machine(o, m)) != EXIT_OK || (rc = keep_events(o)) != EXIT_OK)
 		return rc;
-	return load_baseline(o, o->nlibs == 0 ? self_lib(&builtin, has_builtin) : NULL, base);
+	if ((rc = load_baseline(o, o->nlibs == 0 ? self_lib(&builtin, has_builtin) : NULL, base)) != EXIT_OK)
+		return rc;
+	/* after every check of the input: a missing tool is no bad input */
+	if (count_tool_missing(o, err, sizeof(err)) != NULL) {
+		fprintf(stderr, "%s: %s\n", prog, err);
+		doc_free(base);
+		return EXIT_RUN_FAILED;
+	}
+	return EXIT_OK;
 }

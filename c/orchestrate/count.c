@@ -49,6 +49,12 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 			 run_kind_name(o->kind));
 	else if (options_latency(o))
 		snprintf(buf, len, "--count counts a closed loop of -n extractions: not --rate or --gap-us");
+	else if (o->n > COUNT_MAX_N)
+		snprintf(buf, len,
+			 "-n %llu: --count also runs the cell at -n 2N (%llu), past the most a run takes (%llu): give "
+			 "-n %llu or less (a count needs far fewer)",
+			 (unsigned long long)o->n, (unsigned long long)o->n * 2, (unsigned long long)OPT_MAX_N,
+			 (unsigned long long)COUNT_MAX_N);
 	else if (o->lifecycle)
 		snprintf(buf, len, "--count counts one cell: --scenario lifecycle measures two in one process");
 	else if (o->nlibs > 1)
@@ -73,6 +79,23 @@ const char *count_refusal(const struct options *o, char *buf, size_t len)
 		snprintf(buf, len,
 			 "--count instructions: --malloc and --count-allocs re-execute the process with a preload, "
 			 "which valgrind would not follow");
+	else
+		return NULL;
+	return buf;
+}
+
+const char *count_tool_missing(const struct options *o, char *buf, size_t len)
+{
+	char path[4096];
+
+	if ((o->count & COUNT_INSTRUCTIONS) && count_find_tool("valgrind", path, sizeof(path)) != 0)
+		snprintf(buf, len,
+			 "--count instructions: valgrind is not in PATH: nothing was measured or counted (make setup "
+			 "installs it)");
+	else if ((o->count & COUNT_SYSCALLS) && count_find_tool("perf", path, sizeof(path)) != 0)
+		snprintf(buf, len,
+			 "--count syscalls: perf is not in PATH: nothing was measured or counted (make setup installs "
+			 "it)");
 	else
 		return NULL;
 	return buf;
@@ -166,6 +189,19 @@ static int instructions_pair(const struct options *o, const struct variant *v, i
 		if (countparse_cachegrind(errors[is_long], &total[is_long], version, sizeof(version), why,
 					  sizeof(why)) != 0)
 			status = EXIT_RUN_FAILED;
+	/* a launch makes every extraction it is asked for, each at least a
+	 * call: a count that grew by less than one instruction an extraction
+	 * was of another process (a wrapper that runs the launch as its child,
+	 * without exec, which valgrind does not follow) */
+	if (status == EXIT_OK && (total[1] <= total[0] || total[1] - total[0] < r->ops)) {
+		snprintf(why, sizeof(why),
+			 "valgrind counted %llu instructions at -n %llu and %llu at -n %llu, less than one an "
+			 "extraction more: it counted another process than the launch (%.300s runs it as a child, "
+			 "not by exec?)",
+			 (unsigned long long)total[0], (unsigned long long)r->n_short, (unsigned long long)total[1],
+			 (unsigned long long)r->n_long, v->exe);
+		status = EXIT_RUN_FAILED;
+	}
 	free(errors[0]); /* NULL when the pair failed */
 	free(errors[1]);
 	godebug_pop(saved);

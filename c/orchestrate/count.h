@@ -26,6 +26,11 @@
 
 #define COUNT_PAIRS 3
 
+/* The largest -n a count takes: its longer run is -n 2N, which must be a
+ * run's -n (OPT_MAX_N); past it the shorter run would be counted for days
+ * before the longer one was refused. */
+#define COUNT_MAX_N (OPT_MAX_N / 2)
+
 /* The environment variable that sets fewer pairs (1 to COUNT_PAIRS): a
  * test hook, so that a test of a whole counted --anatomy fits its budget
  * (each pair's figure is counted the same; only the range has fewer
@@ -40,6 +45,11 @@ extern const char *const count_syscall_names[];
  * given before anything is measured), or NULL when they can. o's kind is
  * resolved. */
 const char *count_refusal(const struct options *o, char *buf, size_t len);
+
+/* Which counting tool o's counts need and PATH lacks: the message of an
+ * exit 3 given before anything is measured or counted (a timed run would
+ * otherwise be made, and thrown away), or NULL when every one is there. */
+const char *count_tool_missing(const struct options *o, char *buf, size_t len);
 
 /* Counts the instructions of exe's cell as o says into r (has_instructions
  * and its figures; r's lengths too). EXIT_OK, or EXIT_RUN_FAILED with one

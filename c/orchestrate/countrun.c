@@ -100,17 +100,44 @@ static int counted_start(const char *const *pre, int npre, const struct options 
 	return rc;
 }
 
-/* Waits for the run started in c to end: its stderr into *errors (and its
- * stdout into *output when asked), malloc'd. EXIT_OK, or EXIT_RUN_FAILED
- * with why. c is closed. */
-static int counted_end(struct child *c, const char *tool, uint64_t n, char **errors, char **output,
+/* How long the counted run of o at -n n may take: a launch's bound
+ * (plan_bound_ms: --stall-timeout's, with its extractions at
+ * PLAN_US_PER_CALL each), its warm-up and extractions COUNT_TOOL_SLOWDOWN
+ * times as many (valgrind runs a cell tens of times slower than it runs
+ * alone, a --work json cell's too), and past it as long as the run keeps
+ * using CPU, up to CHILD_BUSY_MAX_FACTOR times it; -1 with --stall-timeout
+ * 0. A run that sleeps (a wrapper waiting on something else, a tool that
+ * hangs) is killed at the bound, its whole group. */
+#define COUNT_TOOL_SLOWDOWN 50
+static int counted_bound_ms(const struct options *o, uint64_t n)
+{
+	struct options one = *o;
+
+	one.n = n * COUNT_TOOL_SLOWDOWN; /* n <= OPT_MAX_N: no overflow */
+	one.warmup = o->warmup * COUNT_TOOL_SLOWDOWN;
+	one.floors = 0;
+	return plan_bound_ms(&one, 1);
+}
+
+/* Waits for the run started in c to end, within bound_ms: its stderr into
+ * *errors (and its stdout into *output when asked), malloc'd. EXIT_OK, or
+ * EXIT_RUN_FAILED with why. c is closed. */
+static int counted_end(struct child *c, const char *tool, uint64_t n, int bound_ms, char **errors, char **output,
 		       enum child_kind *ended, char *why, size_t whylen)
 {
 	char reason[512], line[400];
-	enum child_kind kind = child_end(c, -1, reason, sizeof(reason));
+	enum child_kind kind = child_end(c, bound_ms, reason, sizeof(reason));
 
 	*ended = kind;
-	if (kind != CHILD_OK) {
+	if (c->timed_out && !c->flooded) {
+		*ended = CHILD_FAILED; /* not run again as a stall */
+		snprintf(why, whylen,
+			 "%.200s was still running at -n %llu after %d s, %s: killed (--stall-timeout sets the bound)",
+			 tool, (unsigned long long)n, (c->waited_ms + 999) / 1000,
+			 c->busy ? "though it kept using CPU, the most a counted run may take"
+				 : "the most its options allow (2 x --stall-timeout + 10 s + its extractions), "
+				   "asleep or waiting");
+	} else if (kind != CHILD_OK) {
 		/* the tool's own lines come after the child's: the child's
 		 * message (a stalled caller's) is the last "bench: " line */
 		if (line_with(c->errors, "rror", line, sizeof(line)) == 0 && strncmp(line, "bench", 5) != 0)
@@ -135,8 +162,9 @@ static int counted_end(struct child *c, const char *tool, uint64_t n, char **err
  * its stderr into errors[is_long], the first's stdout into *output when
  * asked; *stalled when one's caller stalled. EXIT_OK, or EXIT_RUN_FAILED
  * with why (the first failure's). */
-static int end_started(struct child *c, int *started, int only, const char *tool, const struct counts_rec *r,
-		       int long_first, char *errors[2], char **output, int *stalled, char *why, size_t whylen)
+static int end_started(struct child *c, int *started, int only, const char *tool, const struct options *o,
+		       const struct counts_rec *r, int long_first, char *errors[2], char **output, int *stalled,
+		       char *why, size_t whylen)
 {
 	char other[1024];
 	enum child_kind kind;
@@ -147,8 +175,10 @@ static int end_started(struct child *c, int *started, int only, const char *tool
 		if (!started[s] || (only >= 0 && s != only))
 			continue;
 		started[s] = 0;
-		if (counted_end(&c[s], tool, is_long ? r->n_long : r->n_short, &errors[is_long], s == 0 ? output : NULL,
-				&kind, status == EXIT_OK ? why : other,
+		uint64_t n = is_long ? r->n_long : r->n_short;
+		/* once one run of the pair failed, the other is not waited for */
+		if (counted_end(&c[s], tool, n, status == EXIT_OK ? counted_bound_ms(o, n) : 0, &errors[is_long],
+				s == 0 ? output : NULL, &kind, status == EXIT_OK ? why : other,
 				status == EXIT_OK ? whylen : sizeof(other)) != EXIT_OK) {
 			status = EXIT_RUN_FAILED;
 			*stalled |= kind == CHILD_STALLED;
@@ -191,12 +221,13 @@ static int counted_pair_once(const char *const *pre, int npre, const struct opti
 		}
 		started[s] = 1;
 		if (!together || s == 1)
-			status = end_started(c, started, s == 0 && !together ? 0 : -1, pre[0], r, long_first, errors,
+			status = end_started(c, started, s == 0 && !together ? 0 : -1, pre[0], o, r, long_first, errors,
 					     output, stalled, why, whylen);
 	}
 	if (together && started[0] && !started[1]) { /* the second did not start: why says so */
 		char ignored[1024];
-		end_started(c, started, -1, pre[0], r, long_first, errors, output, stalled, ignored, sizeof(ignored));
+		end_started(c, started, -1, pre[0], o, r, long_first, errors, output, stalled, ignored,
+			    sizeof(ignored));
 	}
 	if (status != EXIT_OK) {
 		free(errors[0]);

@@ -74,6 +74,18 @@ int baseline_parse(const char *path, const char *data, size_t len, struct doc *d
 		snprintf(err, errlen, "%s: a baseline with no ratios array", path);
 		goto bad;
 	}
+	/* the counting gate's document (saved as --format json or an export;
+	 * its --save-baseline is refused): its cells' one launch is a counted
+	 * run, timed under valgrind, tens of times slower than a timed run:
+	 * judged against it, a regression of several times would pass */
+	for (size_t i = 0; d->has_comparison && i < d->comparison.nchanges; i++)
+		if (strcmp(d->comparison.changes[i].metric, "instructions") == 0) {
+			snprintf(err, errlen,
+				 "%s: the counting gate's document (--against EXE --count instructions): its times "
+				 "were taken under valgrind and judge no timed run: save a baseline from a timed run",
+				 path);
+			goto bad;
+		}
 	for (size_t i = 0; i < d->nratios; i++)
 		if (!samples_ok(d->ratios[i].samples, d->ratios[i].nsamples, path, "ratio", d->ratios[i].name, err,
 				errlen))

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 var gateSide = regexp.MustCompile(`(?m)^  (this build|--against ) ([0-9.]+) \[([0-9.]+) \.\. ([0-9.]+)\] \(range [0-9.]+%\) over 5 pairs$`)
@@ -130,10 +131,136 @@ func TestCountGateRefusals(t *testing.T) {
 		{[]string{"--time", "5"}, "--time 5 cannot hold the counting gate's 5 pairs of runs a build"},
 		{[]string{"--launches", "12"}, "--launches: --against with --count instructions runs pairs of counted runs"},
 		{[]string{"--count", "all"}, "the counting gate judges instructions per extraction: give --count instructions"},
+		// its document's times are valgrind's: never a baseline
+		{[]string{"--save-baseline", "y.json"}, "--save-baseline: --against with --count instructions counts child runs"},
+		// accepted and ignored before
+		{[]string{"--floors"}, "--floors: --against with --count instructions counts child runs"},
+		{[]string{"--interleave", "launches"}, "--interleave launches: --against with --count instructions counts child runs of the two builds in turn, reading no clock: there are no launches to interleave"},
+		// said "apply to a paired run ()"
+		{[]string{"--precision", "1"}, "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run: --against with --count instructions"},
+		{[]string{"--block-ms", "5"}, "apply to a paired run: --against with --count instructions"},
+		// 2N past OPT_MAX_N: the N run was counted for days first
+		{[]string{"-n", "10000000000"}, "-n 10000000000: --count also runs the cell at -n 2N (20000000000)"},
+		{[]string{"-n", "5000000001"}, "give -n 5000000000 or less"},
 	} {
 		args := append([]string{"--against", bench, "--count", "instructions"}, c.args...)
 		oneLine(t, run(t, bench, nil, args...), 2, c.want, args)
 	}
 	args := []string{"--against", bench, "--count", "syscalls"}
 	oneLine(t, run(t, bench, nil, args...), 2, "give --count instructions", args)
+	// a single launch's count too: the -n 2N run would be refused, after
+	// the timed run and the -n N run counted
+	for _, c := range []string{"instructions", "syscalls"} {
+		args = []string{"--count", c, "-n", "6000000000"}
+		oneLine(t, runTimeout(t, 20*time.Second, bench, args...), 2, "give -n 5000000000 or less", args)
+	}
+}
+
+// A wrapper that runs bench as its child, without exec: valgrind counts
+// the shell, whose instructions do not grow with -n. It passed with
+// "--against 0.00 [0.00 .. 0.00]" and exit 0; it is a failed run of that
+// side, named: exit 3, no verdict, nothing left running.
+func TestCountGateWrapperWithoutExec(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	wrapper := script(t, t.TempDir(), "w.sh", bench+" \"$@\"\n")
+	m := mark("countgate-wrapper")
+	r := runMarked(t, 3*time.Minute, m, t.TempDir(), bench, "--against", wrapper, "--count", "instructions", "-n", "2000")
+	last := strings.TrimRight(r.stderr, "\n")
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if r.code != 3 || !strings.Contains(last, "the counting gate: --against ("+wrapper+")") ||
+		!strings.Contains(last, "less than one an extraction more: it counted another process than the launch") {
+		t.Errorf("exit %d (want 3), last line of stderr %q (want the --against side named, its count not growing)", r.code, last)
+	}
+	if strings.Contains(r.stdout, "verdict") {
+		t.Errorf("a verdict was printed:\n%s", r.stdout)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
+
+// A counted child that hangs (--against a script that sleeps once it is
+// counted, after a first launch that is not) waited for ever; it is
+// killed at a launch's bound with its warm-up and extractions taken 50
+// times (--stall-timeout 3: 16 s, and 14 s for the warm-up of 10000 and
+// -n 4000; 1 s would be too little for valgrind to load the Go runtime on
+// a loaded machine), its whole group, and the run is a failed one: exit 3,
+// the side named, no verdict, nothing left running.
+func TestCountGateHungChild(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	// the gate's first launch of each side, not counted, is at -n 1000
+	sleeper := script(t, t.TempDir(), "sleeper.sh", "case \" $* \" in *\" -n 1000 \"*) exec "+bench+" \"$@\";; esac\nsleep 1000\n")
+	m := mark("countgate-hung")
+	r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, "--against", sleeper, "--count", "instructions", "-n", "2000",
+		"--stall-timeout", "3")
+	last := strings.TrimRight(r.stderr, "\n")
+	last = last[strings.LastIndex(last, "\n")+1:]
+	if r.code != 3 || !strings.Contains(last, "--against ("+sleeper+")") || !strings.Contains(last, "was still running at -n") {
+		t.Errorf("exit %d (want 3), last line of stderr %q (want the --against side named, killed)", r.code, last)
+	}
+	if r.took > 90*time.Second {
+		t.Errorf("took %v: the bound is about 30 s a run", r.took)
+	}
+	if strings.Contains(r.stdout, "verdict") {
+		t.Errorf("a verdict was printed:\n%s", r.stdout)
+	}
+	if left := processesOf(m); len(left) > 0 {
+		t.Errorf("left running: %v", left)
+	}
+}
+
+// The other side's identity is checked first, by one short launch of each
+// build not counted: /bin/true, a script that prints garbage, a build that
+// measures another cell (a wrapper adding --work bare) or one that sleeps
+// fail at once (exit 3, the side named, "nothing was counted"), where they
+// failed after this build's counts (tens of seconds at the default -n).
+func TestCountGateProbesFirst(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	bench := filepath.Join(buildDir(t), "bench")
+	dir := t.TempDir()
+	for _, c := range []struct{ against, want string }{
+		{"/bin/true", "printed no valid document"},
+		{script(t, dir, "garbage.sh", "echo garbage; echo more\n"), "printed no valid document"},
+		{script(t, dir, "bare.sh", "exec "+bench+" \"$@\" --work bare\n"), `measures another cell than this build: the cell lib=archive/mode=sync/work=noop/p=1, then --work "bare", not "noop"`},
+		{script(t, dir, "sleeps.sh", "sleep 1000\n"), "was still running after"},
+	} {
+		m := mark("countgate-probe")
+		r := runMarked(t, 2*time.Minute, m, t.TempDir(), bench, "--against", c.against, "--count", "instructions", "--stall-timeout", "2")
+		msg := strings.TrimRight(r.stderr, "\n")
+		if r.code != 3 || strings.Count(msg, "\n") != 0 || !strings.Contains(msg, c.want) || !strings.Contains(msg, "nothing was counted") ||
+			!strings.Contains(msg, "the counting gate: --against (") || r.stdout != "" {
+			t.Errorf("--against %s: exit %d (want 3), stdout %q, stderr %q (want one line with %q)", c.against, r.code, r.stdout, r.stderr, c.want)
+		}
+		// the sleeper at its bound, 14 s; the rest at once
+		if limit := map[bool]time.Duration{true: 40 * time.Second, false: 5 * time.Second}[strings.Contains(c.against, "sleeps")]; r.took > limit {
+			t.Errorf("--against %s: took %v (want under %v): the counts ran first", c.against, r.took, limit)
+		}
+		if left := processesOf(m); len(left) > 0 {
+			t.Errorf("--against %s: left running: %v", c.against, left)
+		}
+	}
+}
+
+// bench against bench-shared: the same cell linked another way, which the
+// paired gate pairs by position. The counting gate said "none of its cells
+// is one of this build's" after the counts, exit 2 beside a printed
+// "verdict: no regression (exit status 0)"; it judges them as one cell,
+// and the status the report names is the one returned.
+func TestCountGateAgainstShared(t *testing.T) {
+	needsTool(t, "valgrind")
+	t.Parallel()
+	dir := buildDir(t)
+	bench := filepath.Join(dir, "bench")
+	// -n 2000's counts vary by tens of percent: the threshold only keeps
+	// the verdict from noise, the test is of the pairing
+	r := run(t, bench, nil, "--against", filepath.Join(dir, "bench-shared"), "--count", "instructions", "-n", "2000", "--threshold", "60")
+	said := regexp.MustCompile(`\(exit status (\d)\)`).FindStringSubmatch(r.stdout)
+	if r.code != 0 || said == nil || said[1] != "0" || !strings.Contains(r.stdout, "cell lib=archive/mode=sync/work=noop/p=1 (instructions/extraction)") {
+		t.Errorf("exit %d (want 0, as the report says), stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
 }

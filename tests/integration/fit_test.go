@@ -120,3 +120,33 @@ func TestFitRecoversAKnownLine(t *testing.T) {
 	oneLine(t, run(t, bench, nil, "--fit", single), 2, "is no paired --compare document with the round-trip cell", []string{"--fit", single})
 	oneLine(t, run(t, bench, nil, "--fit", files[0], "-n", "5"), 2, "--fit reads saved documents and measures nothing", []string{"--fit", files[0], "-n", "5"})
 }
+
+// One document given twice to --fit, however spelt (a path through ..,
+// a link), is refused before it is read: its generations would count
+// twice and pass the rule of generations a line needs with repeated
+// points. Two different files are not refused for it.
+func TestFitSameFileTwice(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	dir := t.TempDir()
+	x := filepath.Join(dir, "x")
+	if err := os.Mkdir(x, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(x, "c.json")
+	other := filepath.Join(x, "d.json")
+	link := filepath.Join(dir, "link.json")
+	os.WriteFile(c, []byte("{}"), 0o644)
+	os.WriteFile(other, []byte("{}"), 0o644)
+	if err := os.Symlink(c, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, second := range []string{c, x + "/./../x/c.json", link} {
+		args := []string{"--fit", c, "--fit", other, "--fit", second}
+		oneLine(t, run(t, bench, nil, args...), 2, "--fit "+c+" and --fit "+second+" are the same file", args)
+	}
+	args := []string{"--fit", c, "--fit", other}
+	r := run(t, bench, nil, args...)
+	if strings.Contains(r.stderr, "the same file") {
+		t.Errorf("%v: two files refused as one: %s", args, r.stderr)
+	}
+}

@@ -158,3 +158,19 @@ func TestAddressSpaceLimitInOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A comparison that compared nothing (bench against bench-shared launch by
+// launch, whose cells are named by their lib=) ends with exit 2, and its
+// report names no verdict: it printed "verdict: no regression (exit
+// status 0)" beside the exit 2.
+func TestComparedNothingNamesNoStatus(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "--against", filepath.Join(dir, "bench-shared"), "--interleave", "launches",
+		"-n", "2000")
+	if r.code != 2 || !strings.Contains(r.stderr, "none of its cells is one of this build's: nothing was compared") {
+		t.Errorf("exit %d (want 2, nothing compared), stderr:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stdout, "exit status") {
+		t.Errorf("the report names an exit status, the run returned %d:\n%s", r.code, r.stdout)
+	}
+}

@@ -56,10 +56,6 @@ static const struct row rows[] = {
 	{ { "--against", SELF, "--compare", NULL }, RUN_COMPARE, METHOD_PAIRED, BASE_BUILD },
 	/* the counting gate: counted, not paired, not timed */
 	{ { "--against", SELF, "--count", "instructions", NULL }, RUN_LAUNCHES, METHOD_COUNTED, BASE_BUILD },
-	{ { "--against", SELF, "--count", "instructions", "--interleave", "launches", NULL },
-	  RUN_LAUNCHES,
-	  METHOD_COUNTED,
-	  BASE_BUILD },
 	/* --count syscalls is no gate: refused later (count_refusal), paired here */
 	{ { "--against", SELF, "--count", "syscalls", NULL }, RUN_LAUNCHES, METHOD_PAIRED, BASE_BUILD },
 	{ { "--baseline", "/nonexistent/b.json", "--launches", "2", NULL }, RUN_LAUNCHES, METHOD_LAUNCHES, BASE_SAVED },
@@ -151,6 +147,11 @@ static void test_refused_combinations(void **state)
 		{ "--sweep-rate", "100", "--compare", NULL },
 		{ "--judge", "a.txt", "b.txt", "-n", "10", NULL },
 		{ "--judge", "a.txt", NULL },
+		/* the counting gate has no launches to interleave, no floors
+		 * to time, and no times to save as a baseline */
+		{ "--against", SELF, "--count", "instructions", "--interleave", "launches", NULL },
+		{ "--against", SELF, "--count", "instructions", "--floors", NULL },
+		{ "--against", SELF, "--count", "instructions", "--save-baseline", "/nonexistent/b.json", NULL },
 	};
 
 	(void)state;

@@ -205,6 +205,31 @@ static void test_unanalysed_document_is_not_a_baseline(void **state)
 	unlink(path);
 }
 
+/* The counting gate's document (its comparison's metric "instructions")
+ * is no baseline: its cells' times are valgrind's, and a timed run judged
+ * against them would pass a regression of several times. */
+static void test_counting_gate_document_is_not_a_baseline(void **state)
+{
+	char path[256], err[512];
+	struct doc d;
+	(void)state;
+	tmp_path(path, sizeof(path), "counted.json");
+	analysed_doc(&d);
+	d.has_comparison = 1;
+	d.comparison.changes = calloc(1, sizeof(*d.comparison.changes));
+	assert_non_null(d.comparison.changes);
+	d.comparison.nchanges = 1;
+	snprintf(d.comparison.changes[0].scenario, sizeof(d.comparison.changes[0].scenario), "%s", d.cells[0].name);
+	snprintf(d.comparison.changes[0].kind, sizeof(d.comparison.changes[0].kind), "cell");
+	snprintf(d.comparison.changes[0].metric, sizeof(d.comparison.changes[0].metric), "instructions");
+	assert_int_equal(baseline_save(path, &d, err, sizeof(err)), 0);
+	doc_free(&d);
+	assert_int_equal(baseline_load(path, &d, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "the counting gate's document"));
+	assert_null(strchr(err, '\n'));
+	unlink(path);
+}
+
 static void test_failed_save_keeps_old_file(void **state)
 {
 	char err[512];
@@ -223,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_corrupt_truncated_foreign),
 		cmocka_unit_test(test_unanalysed_document_is_not_a_baseline),
+		cmocka_unit_test(test_counting_gate_document_is_not_a_baseline),
 		cmocka_unit_test(test_failed_save_keeps_old_file),
 	};
 	return cmocka_run_group_tests_name("baseline", tests, NULL, NULL);
