@@ -98,7 +98,7 @@ static int side_probe(const struct side *s, int is_base, char **id, char *err, s
 		snprintf(why, sizeof(why), "arguments too long for a launch");
 		status = EXIT_RUN_FAILED;
 	} else if ((status = launch_document_within(argv, plan_bound_ms(&co, 1), &d, id, why, sizeof(why))) ==
-		   EXIT_STALLED) {
+		   EXIT_CHILD_STALLED) {
 		status = EXIT_RUN_FAILED;
 	} else if (status == EXIT_OK && (d.ncells != 1 || *id == NULL)) {
 		snprintf(why, sizeof(why), "its launch measured %zu cells, not the one cell the gate counts", d.ncells);
