@@ -266,7 +266,7 @@ compare: $(EXES) ## archive vs shared x sync vs async and the C plugin in paired
 power: $(EXES) | setup-gate$(if $(COUNT),+count) ## the regression check measured: its three verdicts on A/A and on +5%, verdict times, timed share (TRIALS=20; LOAD=2: beside two busy loops; COUNT=instructions: the counting gate at +1%)
 	@if [ '$(COUNT)' = instructions ]; then POWER_OUT='$(POWER_OUT)' POWER_COUNT_ARGS='$(POWER_COUNT_ARGS)' sh scripts/power_counts.sh $(BUILD)/bench $(or $(TRIALS),20); \
 	elif [ -n '$(COUNT)' ]; then echo "make power: COUNT=instructions measures the counting gate; not COUNT=$(COUNT)" >&2; exit 2; else \
-	POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' POWER_TRUE_TIME='$(POWER_TRUE_TIME)' \
+	POWER_TIME='$(POWER_TIME)' POWER_ARGS='$(POWER_ARGS)' \
 		POWER_PRECISION_TIME='$(POWER_PRECISION_TIME)' POWER_LOAD='$(LOAD)' \
 		POWER_OUT='$(POWER_OUT)' sh scripts/power.sh $(BUILD)/bench $(or $(TRIALS),20); fi
 

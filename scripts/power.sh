@@ -3,7 +3,7 @@
 # with one line, exit 0 when the pass rule holds and 1 when it does not.
 #  1. the injection: --slowdown-pct 5 (one more extraction after every 20),
 #     in the build under test only (it never reaches the --against base);
-#     its true size measured first by a long paired run;
+#     its true size from the A/B trials' generations, pooled;
 #  2. N trials of each arm, the sequential gate at its default budget (or
 #     POWER_TIME): A/A (the build against itself) and A/B (the +5% build
 #     against the base); each verdict counted as regressed (exit 1), no
@@ -23,7 +23,6 @@ ARGS="${POWER_ARGS:-}" # more options of the paired runs (e.g. --block-ms 8)
 T="${POWER_TIME:-}"     # the gate's maximum (--time); empty: its default
 LOAD="${POWER_LOAD:-0}"
 # the smoke form's knobs (docs/long-commands.txt); empty: the full form
-TRUE_T="${POWER_TRUE_TIME:-30}"
 PREC_T="${POWER_PRECISION_TIME:-10}"
 OUT="${POWER_OUT:-$(dirname "$BENCH")/power}"
 mkdir -p "$OUT"
@@ -62,23 +61,29 @@ echo "== machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^
 echo "== 1. the injection: --slowdown-pct 5, in the build under test only"
 # One more extraction of the same event after every 20 timed ones: +5% of
 # whatever a call costs, in the fast and the slow state of the machine
-# alike. Its true size, measured by a long paired run:
-"$BENCH" -a --against "$BENCH" --slowdown-pct 5 --time "$TRUE_T" $ARGS --format json >"$OUT/true-size.json" 2>"$OUT/true-size.err"
-rc=$?
-[ "$rc" -le 1 ] || [ "$rc" -eq 4 ] || { echo "power: the true-size run failed: $(tail -1 "$OUT/true-size.err")" >&2; exit 3; }
-jq -r '.paired as $p | $p.ratios[] | select(.judged)
-       | "  \(100 * (.estimate - 1) | . * 100 | round / 100)% [\(100 * (.low - 1) | . * 100 | round / 100)%, \(100 * (.high - 1) | . * 100 | round / 100)%] over \(.samples | length) generations, '"$TRUE_T"' s at most"' "$OUT/true-size.json"
+# alike. Its true size is measured from the A/B trials themselves, every
+# generation of every trial pooled (a run of its own would stop at its
+# first sure look): the line after the trials.
 echo "== 2. $N trials each, the sequential gate${T:+ at --time $T}: exit status (0 no regression, 1 regressed, 4 inconclusive), seconds, change %"
 printf '%5s  %-22s %-22s\n' trial "A/A" "A/B +5%"
 : >"$OUT/trials.txt"
 i=1
 while [ "$i" -le "$N" ]; do
-	pa=$(trial "$OUT/pa.json" -a --against "$BENCH" $TIME_ARG --seed "$i" $ARGS)
-	pb=$(trial "$OUT/pb.json" -a --against "$BENCH" $TIME_ARG --slowdown-pct 5 --seed "$i" $ARGS)
+	pa=$(trial "$OUT/pa-$i.json" -a --against "$BENCH" $TIME_ARG --seed "$i" $ARGS)
+	pb=$(trial "$OUT/pb-$i.json" -a --against "$BENCH" $TIME_ARG --slowdown-pct 5 --seed "$i" $ARGS)
 	printf '%5d  %-22s %-22s\n' "$i" "$pa" "$pb"
 	echo "$pa | $pb" >>"$OUT/trials.txt"
 	i=$((i + 1))
 done
+
+# the generations' ratios of every trial of an arm, pooled: their median
+# and its middle 90%
+pooled() {
+	cat "$OUT"/"$1"-*.json 2>/dev/null | jq -s -r '[.[] | .paired.ratios[]? | select(.judged) | .samples[]] | sort
+	  | if length == 0 then "none" else "\(100 * (.[length / 2 | floor] - 1) | . * 100 | round / 100)% [\(100 * (.[length / 20 | floor] - 1) | . * 100 | round / 100)%, \(100 * (.[length * 19 / 20 | floor] - 1) | . * 100 | round / 100)%] over \(length) generations" end'
+}
+echo "  the injection's size, the A/B trials' generations pooled: $(pooled pb) (median [5th, 95th percentile])"
+echo "  the A/A trials' generations pooled, the harness's own: $(pooled pa)"
 
 aa_r=$(count 1 1); aa_n=$(count 1 0); aa_i=$(count 1 4)
 ab_r=$(count 2 1); ab_n=$(count 2 0); ab_i=$(count 2 4)
