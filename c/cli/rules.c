@@ -272,6 +272,23 @@ const char *options_unpairable(const struct options *o)
 	return "";
 }
 
+/* The first option given that sizes or stops a paired run's blocks, or
+ * NULL: named alone in the message that refuses it elsewhere. */
+static const char *paired_only_option(const struct options *o)
+{
+	if (o->precision_pct > 0)
+		return "--precision";
+	if (o->block_set)
+		return "--block-ms";
+	if (o->async_block_set)
+		return "--async-block-ms";
+	if (o->lead_in_set)
+		return "--lead-in-us";
+	if (o->blocks_per_visit_set)
+		return "--blocks-per-visit";
+	return NULL;
+}
+
 /* The options the counting gate would otherwise ignore, or turn into a
  * document that says what it is not: refused. Its runs are counted under
  * valgrind, reading no clock worth a verdict, so it has no blocks to pair
@@ -290,11 +307,9 @@ static int check_count_gate(const struct options *o, char *err, size_t errlen)
 		snprintf(err, errlen, "--interleave %s: %s: there are %s",
 			 o->interleave == INTERLEAVE_PAIRS ? "pairs" : "launches", gate,
 			 o->interleave == INTERLEAVE_PAIRS ? "no blocks to pair" : "no launches to interleave");
-	else if (o->precision_pct > 0 || o->block_set || o->async_block_set || o->lead_in_set)
-		snprintf(err, errlen,
-			 "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run: %s, in "
-			 "pairs of counted runs (--time bounds it)",
-			 gate);
+	else if (paired_only_option(o))
+		snprintf(err, errlen, "%s applies to a paired run: %s, in pairs of counted runs (--time bounds it)",
+			 paired_only_option(o), gate);
 	else if (o->floors)
 		snprintf(err, errlen, "--floors: %s: there is no timed run to measure floors beside (bench --floors)",
 			 gate);
@@ -327,13 +342,9 @@ static int check_paired(struct options *o, char *err, size_t errlen)
 			 "or -n calls a block); --interleave launches runs launch by launch");
 		return -1;
 	}
-	if (!o->paired &&
-	    (o->precision_pct > 0 || o->block_set || o->async_block_set || o->lead_in_set || o->blocks_per_visit_set)) {
-		snprintf(
-			err, errlen,
-			"--precision, --block-ms, --async-block-ms, --lead-in-us and --blocks-per-visit apply to a paired "
-			"run (%s)",
-			o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
+	if (!o->paired && paired_only_option(o)) {
+		snprintf(err, errlen, "%s applies to a paired run (%s)", paired_only_option(o),
+			 o->interleave == INTERLEAVE_LAUNCHES ? "--interleave launches was given" : why);
 		return -1;
 	}
 	if (o->paired && o->against && o->precision_pct > 0) {

@@ -137,8 +137,9 @@ func TestCountGateRefusals(t *testing.T) {
 		{[]string{"--floors"}, "--floors: --against with --count instructions counts child runs"},
 		{[]string{"--interleave", "launches"}, "--interleave launches: --against with --count instructions counts child runs of the two builds in turn, reading no clock: there are no launches to interleave"},
 		// said "apply to a paired run ()"
-		{[]string{"--precision", "1"}, "--precision, --block-ms, --async-block-ms and --lead-in-us apply to a paired run: --against with --count instructions"},
-		{[]string{"--block-ms", "5"}, "apply to a paired run: --against with --count instructions"},
+		{[]string{"--precision", "1"}, "--precision applies to a paired run: --against with --count instructions"},
+		{[]string{"--block-ms", "5"}, "--block-ms applies to a paired run: --against with --count instructions"},
+		{[]string{"--blocks-per-visit", "2"}, "--blocks-per-visit applies to a paired run: --against with --count instructions"},
 		// 2N past OPT_MAX_N: the N run was counted for days first
 		{[]string{"-n", "10000000000"}, "-n 10000000000: --count also runs the cell at -n 2N (20000000000)"},
 		{[]string{"-n", "5000000001"}, "give -n 5000000000 or less"},

@@ -117,8 +117,8 @@ func goCells(cells []benchCell) []benchCell {
 // parseCounts checks a counts document: schema version 2, one cell, the
 // archive sync cell, run sync, with counts.
 func parseCounts(d benchDoc) (counted, error) {
-	if *d.SchemaVersion != 2 {
-		return counted{}, fmt.Errorf("schema_version %d: counts are in schema_version 2 documents", *d.SchemaVersion)
+	if v := *d.SchemaVersion; v != 2 && v != 3 {
+		return counted{}, fmt.Errorf("schema_version %d: counts are in schema_version 2 and 3 documents", *d.SchemaVersion)
 	}
 	c := goCells(d.Cells)[0]
 	if c.Counts == nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // The document `bench --compare --interleave launches --format json` prints
-// (schema_version 1, or 2 with the paired section, which this program does
+// (schema_version 1, or 2 and 3 with the paired section, which this program does
 // not read),
 // described in docs/schema.json and docs/schema.md. Only the keys the matrix
 // reads are declared here; tests/schema checks that each of them is in the
@@ -173,8 +173,8 @@ func parseDocument(data []byte) (benchDoc, error) {
 // checkCompare checks a decoded --compare document: the schema version,
 // the four cells, one Go version and one SDK version throughout.
 func checkCompare(d benchDoc) (benchDoc, error) {
-	if *d.SchemaVersion != 1 && *d.SchemaVersion != 2 {
-		return d, fmt.Errorf("schema_version %d, this program reads 1 and 2", *d.SchemaVersion)
+	if v := *d.SchemaVersion; v < 1 || v > 3 {
+		return d, fmt.Errorf("schema_version %d, this program reads 1 to 3", *d.SchemaVersion)
 	}
 	// --compare also measures the C plugin in bench-host (lib "loaded", no
 	// Go runtime) and, paired, its harness check (bench --work bare beside

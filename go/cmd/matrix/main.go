@@ -82,8 +82,8 @@ run bench --compare --interleave launches --floors --format json, then report.
 run -count-n N (default 100000; 0: no counts) also runs bench --count all -n N
 --format json on each build: instructions and system calls per sync extraction.
 report: print the table and write OUT/matrix.json and OUT/matrix.svg from
-bench --compare JSON documents (schema_version 1 or 2), one per toolchain,
-and optionally bench --count documents (schema_version 2), one per toolchain.
+bench --compare JSON documents (schema_version 1 to 3), one per toolchain,
+and optionally bench --count documents (schema_version 2 or 3), one per toolchain.
 
 Exit status: 0 success, 2 bad input, 3 a failed run.
 `

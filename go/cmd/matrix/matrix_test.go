@@ -221,7 +221,7 @@ func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 		"no document":     {"report"},
 		"missing file":    {"report", filepath.Join(dir, "absent.json")},
 		"not JSON":        {"report", write("text.json", "plugin 1: 68.1 ns/extraction\n")},
-		"schema 3":        {"report", edit("v3.json", `"schema_version":1`, `"schema_version":3`)},
+		"schema 4":        {"report", edit("v4.json", `"schema_version":1`, `"schema_version":4`)},
 		"a cell missing":  {"report", edit("three.json", `"lib":"shared","executable":"/abs/build/bench-shared",`+"\n"+`   "go_version":"go1.26.8","sdk_version":"v0.8.3","gomaxprocs":2,"max_handle":255,`+"\n"+`   "mode":{"requested":"async"`, `"lib":"archive","executable":"/abs/build/bench-shared",`+"\n"+`   "go_version":"go1.26.8","sdk_version":"v0.8.3","gomaxprocs":2,"max_handle":255,`+"\n"+`   "mode":{"requested":"async"`)},
 		"two Go versions": {"report", edit("mixed.json", `"go_version":"go1.26.8"`, `"go_version":"go1.25.0"`)},
 		"same toolchain":  {"report", "testdata/go1.26.8.json", "testdata/go1.26.8.json"},

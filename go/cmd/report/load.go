@@ -66,7 +66,7 @@ func decodeOne(data []byte, v any) error {
 	return nil
 }
 
-// parseBench reads one bench document: schema_version 1 or 2, bench's
+// parseBench reads one bench document: schema_version 1, 2 or 3, bench's
 // generator, at least one cell.
 func parseBench(label string, data []byte) (source, error) {
 	var d benchDoc
@@ -79,8 +79,8 @@ func parseBench(label string, data []byte) (source, error) {
 	if d.SchemaVersion == nil {
 		return source{}, badf("%s: no schema_version: not a bench JSON document", label)
 	}
-	if v := *d.SchemaVersion; v != 1 && v != 2 {
-		return source{}, badf("%s: schema_version %d, this report reads 1 and 2", label, v)
+	if v := *d.SchemaVersion; v < 1 || v > 3 {
+		return source{}, badf("%s: schema_version %d, this report reads 1 to 3", label, v)
 	}
 	if d.Generator != "cgocost bench" {
 		return source{}, badf("%s: generator %q, want \"cgocost bench\"", label, d.Generator)

@@ -143,6 +143,11 @@ type comparison struct {
 	Regressed        bool     `json:"regressed"`
 	Verdict          string   `json:"verdict"`
 	UndefinedBecause string   `json:"undefined_because"`
+	// Version 3: an inconclusive verdict's need for more samples, and
+	// whether --inconclusive pass let it exit 0.
+	NeedFactor       *float64 `json:"need_factor"`
+	NeedS            *float64 `json:"need_s"`
+	InconclusivePass bool     `json:"inconclusive_pass"`
 }
 
 type change struct {

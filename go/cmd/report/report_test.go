@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -226,7 +227,7 @@ func TestBadInput(t *testing.T) {
 		want  string
 	}{
 		{"not JSON", "", []string{write("garbage.json", "not json at all")}, "garbage.json: not a JSON document"},
-		{"unknown schema version", "", []string{write("v3.json", `{"schema_version": 3, "generator": "cgocost bench", "cells": [{}]}`)}, "v3.json: schema_version 3, this report reads 1 and 2"},
+		{"unknown schema version", "", []string{write("v4.json", `{"schema_version": 4, "generator": "cgocost bench", "cells": [{}]}`)}, "v4.json: schema_version 4, this report reads 1 to 3"},
 		{"no schema version", "", []string{write("none.json", `{"generator": "cgocost bench"}`)}, "no schema_version"},
 		{"two documents in one", "", []string{write("two.json", `{"schema_version": 2} {}`)}, "more than one JSON value"},
 		{"no cells", "", []string{write("empty.json", `{"schema_version": 2, "generator": "cgocost bench", "cells": []}`)}, "no cells"},
@@ -316,6 +317,33 @@ func TestDeterministic(t *testing.T) {
 	_, b, _ := report(t, "", args...)
 	if a != b || a == "" {
 		t.Fatal("two runs on the same documents drew different pages")
+	}
+}
+
+// A version 3 comparison that could not tell is drawn as such: its verdict,
+// the exit status it gave, and how much longer a run would have needed;
+// with --inconclusive pass, that it exited 0.
+func TestInconclusiveVerdictDrawn(t *testing.T) {
+	doc := func(pass bool) string {
+		return fmt.Sprintf(`{"schema_version": 3, "generator": "cgocost bench", "machine": {"cpu_model": "x"},
+  "cells": [{"name": "a", "samples": [1, 2, 3]}],
+  "comparison": {"against": "base.json", "threshold": 0.02, "verdict": "inconclusive", "need_factor": 3.5, "need_s": 75, "inconclusive_pass": %v,
+    "changes": [{"scenario": "a", "kind": "wall", "gated": true, "low": -0.01, "point": 0.015, "high": 0.04, "p": 0.3, "verdict": "inconclusive"}]}}`, pass)
+	}
+	for _, pass := range []bool{false, true} {
+		code, html, stderr := report(t, doc(pass))
+		if code != 0 {
+			t.Fatalf("inconclusive_pass %v: exit %d (%s)", pass, code, stderr)
+		}
+		want := "exit 4"
+		if pass {
+			want = "exit 0: --inconclusive pass"
+		}
+		for _, w := range []string{"verdict: inconclusive", want, "about 3.5 times the samples, some 75 s more", `class="warn"`} {
+			if !strings.Contains(html, w) {
+				t.Errorf("inconclusive_pass %v: the page does not say %q", pass, w)
+			}
+		}
 	}
 }
 

@@ -40,7 +40,7 @@ func reading(lo, hi *float64, t float64) (string, string) {
 	}
 }
 
-var readingColor = map[string]int{"bad": 1, "good": 2, "muted": 7}
+var readingColor = map[string]int{"bad": 1, "good": 2, "warn": 3, "muted": 7}
 
 func ratiosSection(p *page, in inputs) *section {
 	sec := &section{ID: "ratios", Title: "Ratios and verdicts",
@@ -94,9 +94,27 @@ func verdictClass(v string) string {
 		return "bad"
 	case "improved":
 		return "good"
+	case "inconclusive":
+		return "warn"
 	default:
 		return "muted"
 	}
+}
+
+// inconclusiveNote says what an inconclusive verdict did to the exit status
+// and how much longer a run would have needed.
+func inconclusiveNote(c *comparison) string {
+	n := "neither a regression nor its absence shown (exit 4)"
+	if c.InconclusivePass {
+		n = "neither a regression nor its absence shown (exit 0: --inconclusive pass)"
+	}
+	switch {
+	case c.NeedS != nil && c.NeedFactor != nil:
+		n += fmt.Sprintf("; about %.1f times the samples, some %.0f s more, would tell", *c.NeedFactor, *c.NeedS)
+	case c.NeedFactor != nil:
+		n += fmt.Sprintf("; about %.1f times the samples would tell", *c.NeedFactor)
+	}
+	return n
 }
 
 func changesBlock(p *page, s source, i int, t float64) block {
@@ -132,6 +150,9 @@ func changesBlock(p *page, s source, i int, t float64) block {
 		v := "verdict: " + c.Verdict
 		if c.UndefinedBecause != "" {
 			v += " (" + c.UndefinedBecause + ")"
+		}
+		if c.Verdict == "inconclusive" {
+			v += ": " + inconclusiveNote(c)
 		}
 		notes = append(notes, v)
 	}
