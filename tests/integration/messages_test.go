@@ -174,3 +174,24 @@ func TestComparedNothingNamesNoStatus(t *testing.T) {
 		t.Errorf("the report names an exit status, the run returned %d:\n%s", r.code, r.stdout)
 	}
 }
+
+// A paired run of one generation (--time 0.001: its processes alone take
+// longer) has no interval over generations: the table says n/a, never
+// "nan", and no crossover is concluded from it (issue 36, defect 10).
+func TestCompareOneGenerationSaysNA(t *testing.T) {
+	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--compare", "--time", "0.001")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, bad := range []string{"nan", "async would beat sync only where"} {
+		if strings.Contains(strings.ToLower(r.stdout), bad) {
+			t.Errorf("one generation printed %q:\n%s", bad, r.stdout)
+		}
+	}
+	for _, want := range []string{"[n/a]", "no interval and no p from fewer than 6 generations",
+		"no conclusion on where async would beat sync from 1 generation (6 are needed)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in:\n%s", want, r.stdout)
+		}
+	}
+}
