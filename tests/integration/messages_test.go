@@ -195,3 +195,16 @@ func TestCompareOneGenerationSaysNA(t *testing.T) {
 		}
 	}
 }
+
+// --judge of two samples whose p is just below 0.05 prints it with the
+// digits that show it: never "p = 0.05 < 0.05" (issue 36, defect 10).
+func TestJudgePBesideAlpha(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a.txt"), filepath.Join(tmp, "b.txt")
+	os.WriteFile(a, []byte("100\n101\n102\n103\n104\n105\n106\n107\n108\n109\n110\n111\n"), 0o644)
+	os.WriteFile(b, []byte("103.09\n104.18\n105\n106.09\n107.18\n108\n109.09\n110.18\n111\n112.09\n113.18\n114\n"), 0o644)
+	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--judge", a, b)
+	if strings.Contains(r.stdout, "p = 0.05 <") || !strings.Contains(r.stdout, "p = 0.049 < 0.05") {
+		t.Errorf("exit %d, want p = 0.049 < 0.05 in: %s%s", r.code, r.stdout, r.stderr)
+	}
+}
