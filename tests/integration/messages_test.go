@@ -208,3 +208,15 @@ func TestJudgePBesideAlpha(t *testing.T) {
 		t.Errorf("exit %d, want p = 0.049 < 0.05 in: %s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// --against an executable that only rejects bench's arguments
+// (bench-minimal, the one-file textbook loop) is said to have refused them,
+// with its own message, not to have crashed (issue 36, defect 10).
+func TestAgainstRefusedArgumentsIsNoCrash(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "1000", "--against", filepath.Join(dir, "bench-minimal"))
+	if r.code != 3 || strings.Contains(r.stderr, "crashed") || strings.Contains(r.stderr, "Go runtime ended") ||
+		!strings.Contains(r.stderr, "it refused its arguments (exit 2, no Go runtime error): usage: bench-minimal") {
+		t.Errorf("exit %d, want 3 and its refusal named: %s", r.code, r.stderr)
+	}
+}
