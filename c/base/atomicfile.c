@@ -56,15 +56,21 @@ static const char *not_regular(mode_t mode)
 	return "not a regular file";
 }
 
-/* NULL when a save may replace what is at path: nothing, a regular file, a
- * symlink (replaced, not followed) or a directory (rename refuses it and says
- * why). A device node, a FIFO or a socket is never replaced by a file: saving
- * to /dev/null as root would otherwise delete the device. */
+/* NULL when a save may replace what is at path: nothing, a regular file or a
+ * directory (rename refuses it and says why). A device node, a FIFO or a
+ * socket is never replaced by a file: saving to /dev/null as root would
+ * otherwise delete the device. A symbolic link is refused, not followed nor
+ * replaced: a save replaces the file at a name, so the link would become a
+ * file and its target stay as it was (and two names, one a link to the
+ * other, would be two saves of one file); a dangling or looping link the
+ * same. */
 static const char *unreplaceable(const char *path)
 {
 	struct stat st;
-	if (lstat(path, &st) != 0 || S_ISLNK(st.st_mode) || S_ISDIR(st.st_mode))
+	if (lstat(path, &st) != 0 || S_ISDIR(st.st_mode))
 		return NULL;
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link (name the file it points to)";
 	return not_regular(st.st_mode);
 }
 
@@ -185,17 +191,17 @@ int atomic_write_check(const char *path, char *err, size_t errlen)
 	}
 	if (split_path(path, &dir, &base) != 0)
 		return fail(err, errlen, path, "cannot write", ENOMEM);
-	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-		free(dir);
-		snprintf(err, errlen, "%s: is a directory, not a file", path);
-		errno = EISDIR;
-		return -1;
-	}
-	const char *kind = unreplaceable(path);
+	const char *kind = unreplaceable(path); /* a link first: not followed */
 	if (kind) {
 		free(dir);
 		snprintf(err, errlen, "%s: %s; a save would replace it with a file", path, kind);
 		errno = EINVAL;
+		return -1;
+	}
+	if (!*base || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		free(dir);
+		snprintf(err, errlen, "%s: is a directory, not a file", path);
+		errno = EISDIR;
 		return -1;
 	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {

@@ -8,9 +8,12 @@
  * complete new one: a temporary file ".<name>.XXXXXX" in the same directory
  * (mkstemp), all bytes written, fsync, close, rename over path, fsync of the
  * directory. The new file gets the old file's permission bits, or 0666 minus
- * the umask if path did not exist. A symlink at path is replaced, not
- * followed; a device node, a FIFO or a socket at path is refused (errno
- * EINVAL, "not a regular file (a device)"), never replaced. Returns 0, or -1 with errno set and a one-line message naming path
+ * the umask if path did not exist. A symbolic link at path (dangling or
+ * looping too) is refused, neither followed nor replaced (errno EINVAL, "a
+ * symbolic link (name the file it points to)"), and so is a device node, a
+ * FIFO or a socket ("not a regular file (a device)"): the one rule of every
+ * file cgocost writes, kept by the Go tools too (go/internal/atomicfile).
+ * Returns 0, or -1 with errno set and a one-line message naming path
  * and strerror in err (if err is not NULL); on failure before the rename the
  * temporary file is removed and the old file is untouched. If only the final
  * directory fsync fails, the new file is already in place (the message says
@@ -18,8 +21,8 @@
 int atomic_write_file(const char *path, const void *data, size_t len, char *err, size_t errlen);
 
 /* Whether atomic_write_file(path) can work, checked before there is
- * anything to write: a non-empty name, not a directory, not a device
- * node, FIFO or socket (which a save would replace), in an existing
+ * anything to write: a non-empty name, not a directory, not a symbolic
+ * link, a device node, a FIFO or a socket (which a save would replace), in an existing
  * directory where a file can be created (a temporary one is made and
  * removed). 0, or -1 with errno and a one-line message naming path. */
 int atomic_write_check(const char *path, char *err, size_t errlen);

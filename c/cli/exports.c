@@ -72,7 +72,9 @@ static int executable(const char *path)
 /* --- the checks before the run -------------------------------------------- */
 
 /* path with its directory resolved (realpath) and its last name as given:
- * the file a save replaces (a symlink there is replaced, not followed).
+ * the file a save replaces (a symbolic link there is refused by
+ * atomic_write_check, so two names of one file differ only by the links of
+ * their directories, which realpath resolves).
  * path itself when its directory cannot be resolved. */
 static void canonical(const char *path, char *buf, size_t len)
 {

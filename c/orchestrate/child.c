@@ -563,7 +563,15 @@ enum child_kind child_classify(int rc, int signo, const char *errout, char *why,
 		snprintf(why, len, "%s", msg[0] ? msg : "a caller stalled");
 		return CHILD_STALLED;
 	case EXIT_BAD_INPUT: /* the Go runtime's exit status after a fatal panic */
-		snprintf(why, len, "the Go runtime ended the process (exit 2): %s", fatal[0] ? fatal : msg);
+		if (fatal[0] == '\0') {
+			/* no panic and no fatal error: the program itself said
+			 * no, as a usage error (an --against executable that is
+			 * no bench of this cgocost: bench-minimal, a script) */
+			snprintf(why, len, "it refused its arguments (exit 2, no Go runtime error): %s",
+				 msg[0] ? msg : "no message");
+			return CHILD_FAILED;
+		}
+		snprintf(why, len, "the Go runtime ended the process (exit 2): %s", fatal);
 		return CHILD_PANICKED;
 	default:
 		snprintf(why, len, "exit %d: %s", rc, msg[0] ? msg : "no message");

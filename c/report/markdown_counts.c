@@ -8,13 +8,20 @@
 #include "report/markdown.h"
 #include "report/mdtext.h"
 #include "report/text.h"
+#include "stats/twolength.h"
 
-/* "1077.31 (1076.92 … 1077.80)"; "not counted" or "—" (not asked). */
+/* "1077.31 (1076.92 … 1077.80)"; "unresolved (-1.3175 … 1.3195)" when the
+ * two lengths do not resolve it (stats/twolength.h); "not counted" or "—"
+ * (not asked). */
 static void fig_cell(FILE *out, int asked, int has, const struct count_fig *f)
 {
-	const char *fmt = fabs(f->median) >= 10 ? " | %.2f (%.2f … %.2f)" : " | %.4f (%.4f … %.4f)";
+	int resolved = twolength_resolved(f->min);
+	int big = resolved ? fabs(f->median) >= 10 : fabs(f->min) >= 10 || fabs(f->max) >= 10;
+	const char *fmt = big ? " | %.2f (%.2f … %.2f)" : " | %.4f (%.4f … %.4f)";
 
-	if (has)
+	if (has && !resolved)
+		fprintf(out, big ? " | unresolved (%.2f … %.2f)" : " | unresolved (%.4f … %.4f)", f->min, f->max);
+	else if (has)
 		fprintf(out, fmt, f->median, f->min, f->max);
 	else
 		fputs(asked ? " | not counted" : " | —", out);
@@ -22,7 +29,9 @@ static void fig_cell(FILE *out, int asked, int has, const struct count_fig *f)
 
 static void change_cell(FILE *out, int has, const struct count_fig *f, int had, const struct count_fig *before)
 {
-	double d = has && had ? f->median - before->median : NAN;
+	double d = has && had && twolength_resolved(f->min) && twolength_resolved(before->min)
+			   ? f->median - before->median
+			   : NAN;
 
 	if (isnan(d))
 		fputs(" | ", out);
@@ -67,6 +76,15 @@ void report_markdown_counts(FILE *out, const struct doc *d)
 		fputs(" |\n", out);
 	}
 	fputc('\n', out);
+	for (size_t i = 0; i < n; i++)
+		if ((rows[i].r->has_instructions && !twolength_resolved(rows[i].r->instructions.min)) ||
+		    (rows[i].r->has_syscalls && !twolength_resolved(rows[i].r->syscalls.min))) {
+			fprintf(out,
+				"Unresolved: a pair's run of -n %llu counted fewer than its run of -n %llu, so no "
+				"figure is given; a larger -n resolves it.\n\n",
+				(unsigned long long)rows[0].r->n_long, (unsigned long long)rows[0].r->n_short);
+			break;
+		}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].r->instructions_not_counted[0]) {
 			fputs("Instructions of the async cells: not counted, by design (", out);

@@ -8,24 +8,60 @@
 #include "report/text.h"
 #include "stats/twolength.h"
 
-/* "1077.31 [1076.92 .. 1077.80]": two decimals from 10 up, four below. */
+/* A system call named below this many per extraction is left out of the
+ * text (it is in the JSON): less than one call a thousand extractions is
+ * what the runs' own differences leave. */
+#define COUNT_TEXT_LEAST 0.001
+
+/* "1077.31 [1076.92 .. 1077.80]": two decimals from 10 up, four below; a
+ * count the two lengths do not resolve (a pair counted less in its longer
+ * run: stats/twolength.h) gives no figure, only its range:
+ * "unresolved [-1.3175 .. 1.3195]". */
 static const char *fig(char *buf, size_t len, const struct count_fig *f)
 {
-	const char *fmt = fabs(f->median) >= 10 ? "%.2f [%.2f .. %.2f]" : "%.4f [%.4f .. %.4f]";
-	double least = fabs(f->median) >= 10 ? 0.005 : 0.00005, v[3] = { f->median, f->min, f->max };
+	int resolved = twolength_resolved(f->min);
+	int big = resolved ? fabs(f->median) >= 10 : fabs(f->min) >= 10 || fabs(f->max) >= 10;
+	const char *fmt = big ? "%.2f [%.2f .. %.2f]" : "%.4f [%.4f .. %.4f]";
+	double least = big ? 0.005 : 0.00005, v[3] = { f->median, f->min, f->max };
 
 	/* what rounds to zero is printed as 0, not -0 */
 	for (int i = 0; i < 3; i++)
 		if (fabs(v[i]) < least)
 			v[i] = 0;
-	snprintf(buf, len, fmt, v[0], v[1], v[2]);
+	if (!resolved)
+		snprintf(buf, len, big ? "unresolved [%.2f .. %.2f]" : "unresolved [%.4f .. %.4f]", v[1], v[2]);
+	else
+		snprintf(buf, len, fmt, v[0], v[1], v[2]);
 	return buf;
 }
 
-/* A system call named below this many per extraction is left out of the
- * text (it is in the JSON): less than one call a thousand extractions is
- * what the runs' own differences leave. */
-#define COUNT_TEXT_LEAST 0.001
+/* Whether any figure of r is one the two lengths do not resolve. */
+static int any_unresolved(const struct counts_rec *r)
+{
+	int n = 0;
+
+	if (r->has_instructions)
+		n += !twolength_resolved(r->instructions.min);
+	if (r->has_syscalls) {
+		n += !twolength_resolved(r->syscalls.min) + !twolength_resolved(r->context_switches.min) +
+		     !twolength_resolved(r->page_faults.min);
+		for (size_t i = 0; i < r->nnames; i++)
+			n += fabs(r->by_name[i].per_op.median) >= COUNT_TEXT_LEAST &&
+			     !twolength_resolved(r->by_name[i].per_op.min);
+	}
+	return n > 0;
+}
+
+/* What "unresolved" means, and what resolves it. */
+static void unresolved_note(FILE *out, const char *indent, const struct counts_rec *r, const char *unit)
+{
+	fprintf(out,
+		"%sunresolved: a pair's run of -n %llu counted fewer than its run of -n %llu: what the runs do "
+		"besides the %llu %ss more (start-up, the exit, the scheduler) varies by more than those add, so no "
+		"figure is given; a larger -n resolves it\n",
+		indent, (unsigned long long)r->n_long, (unsigned long long)r->n_short, (unsigned long long)r->ops,
+		unit);
+}
 
 static void syscalls_lines(FILE *out, const struct counts_rec *r)
 {
@@ -73,6 +109,8 @@ void report_counts_text(FILE *out, const struct doc *d, const struct cell_rec *c
 		syscalls_lines(out, r);
 	else if (d->options.count & COUNT_SYSCALLS)
 		fprintf(out, "#   system calls      not counted (why: on stderr)\n");
+	if (any_unresolved(r))
+		unresolved_note(out, "#   ", r, unit);
 }
 
 void report_count_gate_text(FILE *out, const struct doc *d)
@@ -106,7 +144,9 @@ static const char *column(char *buf, size_t len, int asked, int has, const struc
 static const char *step_change(char *buf, size_t len, int has, const struct count_fig *f, int had,
 			       const struct count_fig *before)
 {
-	double d = has && had ? f->median - before->median : NAN;
+	double d = has && had && twolength_resolved(f->min) && twolength_resolved(before->min)
+			   ? f->median - before->median
+			   : NAN;
 	double least = fabs(d) >= 10 ? 0.005 : 0.00005;
 
 	if (isnan(d))
@@ -232,8 +272,16 @@ void report_counts_table_text(FILE *out, const struct doc *d)
 			"system calls", "change");
 	else
 		fprintf(out, "%-6s %-12s %-30s %9s  %s\n", "mode", "cell", "instructions", "", "system calls");
-	for (size_t i = 0; i < n; i++)
+	int unresolved = 0;
+	for (size_t i = 0; i < n; i++) {
 		table_row(out, d, &rows[i]);
+		unresolved |= (d->options.count & COUNT_INSTRUCTIONS && rows[i].r->has_instructions &&
+			       !twolength_resolved(rows[i].r->instructions.min)) ||
+			      (d->options.count & COUNT_SYSCALLS && rows[i].r->has_syscalls &&
+			       !twolength_resolved(rows[i].r->syscalls.min));
+	}
+	if (unresolved)
+		unresolved_note(out, "  ", rows[0].r, "extraction");
 	if (why)
 		fprintf(out, "  instructions of the async cells: not counted, by design (%s)\n", why);
 	if (anatomy && d->has_floor_counts)

@@ -89,20 +89,37 @@ static void ratios_text(FILE *out, const struct paired_rec *p)
 {
 	fprintf(out, "\n%-44s %26s %7s %6s %7s %8s %22s\n", "ratio", "estimate [95% interval]", "+-%", "gens", "pairs",
 		"p", "within one process");
+	size_t undefined = 0;
 	for (size_t k = 0; k < p->nratios; k++) {
 		const struct pair_ratio_rec *r = &p->ratios[k];
-		char est[64], within[64];
-		snprintf(est, sizeof(est), "%.4f [%.4f, %.4f]", r->estimate, r->low, r->high);
-		snprintf(within, sizeof(within), "%.4f [%.4f, %.4f]", r->pairs.s.median, r->pairs.s.ci_lo,
-			 r->pairs.s.ci_hi);
-		fprintf(out, "%-44.44s %26s %7.2f %6zu %7zu %8.3g %22s\n", r->name, est, r->half_width_pct, r->nsamples,
-			r->pairs.s.n, r->p, within);
+		char est[64], within[64], half[16] = "n/a", pv[16] = "n/a";
+		/* too few generations for an interval: n/a, never "nan" */
+		if (isfinite(r->low) && isfinite(r->high)) {
+			snprintf(est, sizeof(est), "%.4f [%.4f, %.4f]", r->estimate, r->low, r->high);
+			snprintf(half, sizeof(half), "%.2f", r->half_width_pct);
+			snprintf(pv, sizeof(pv), "%.3g", r->p);
+		} else {
+			snprintf(est, sizeof(est), "%.4f [n/a]", r->estimate);
+			undefined++;
+		}
+		if (isfinite(r->pairs.s.ci_lo) && isfinite(r->pairs.s.ci_hi))
+			snprintf(within, sizeof(within), "%.4f [%.4f, %.4f]", r->pairs.s.median, r->pairs.s.ci_lo,
+				 r->pairs.s.ci_hi);
+		else
+			snprintf(within, sizeof(within), "%.4f [n/a]", r->pairs.s.median);
+		fprintf(out, "%-44.44s %26s %7s %6zu %7zu %8s %22s\n", r->name, est, half, r->nsamples, r->pairs.s.n,
+			pv, within);
 	}
 	fprintf(out,
 		"  estimate: Hodges-Lehmann over the generations' ratios (each the median of its rounds), interval and "
 		"p from the Wilcoxon signed-rank test of their logs;\n"
 		"  within one process: the median over every round with its interval, which leaves out how much one "
 		"process differs from the next\n");
+	if (undefined)
+		fprintf(out,
+			"  n/a: no interval and no p from fewer than %d generations; no conclusion is drawn from "
+			"%s estimate\n",
+			STATS_MIN_CI_SAMPLES, undefined == 1 ? "its" : "their");
 	if (p->has_sequential)
 		fprintf(out,
 			"  this/base ratios (judged): interval at %.2f%%, the level of the sequential look the verdict was "
@@ -135,6 +152,15 @@ static void roundtrip_text(FILE *out, const struct paired_rec *p)
 		rt->cell, rt->ns, rt->ns_min, rt->ns_max);
 	for (size_t k = 0; k < rt->nlibs; k++) {
 		const struct roundtrip_lib_rec *l = &rt->libs[k];
+		if (!isfinite(l->rts_low) || !isfinite(l->rts_high)) {
+			/* the figures of too few generations, and no conclusion */
+			fprintf(out,
+				"  lib=%s: async is %.2f round trips [n/a] (%.1f ns), sync %.1f ns; no conclusion "
+				"on where async would beat sync from %zu generation%s (%d are needed)\n",
+				l->lib, l->rts, l->async_ns, l->sync_ns, rt->ngen, rt->ngen == 1 ? "" : "s",
+				STATS_MIN_CI_SAMPLES);
+			continue;
+		}
 		fprintf(out,
 			"  lib=%s: async is %.2f round trips %s (%.1f ns), sync %.1f ns; async would beat sync only "
 			"where a round trip is below %.1f ns %s\n",

@@ -307,11 +307,16 @@ int format_change(char *buf, size_t len, const change_estimate *c)
 	if (!buf || !c)
 		return -1;
 	char lo[48], pt[48], hi[48], p[32], a[32];
-	int d = alpha_digits(c->alpha);
+	int d = alpha_digits(c->alpha), dp = d;
+	/* a p that differs from alpha gets the digits that show it: never
+	 * "p = 0.05 < 0.05" for a p of 0.0496 (at most 6) */
+	while (dp < 6 && isfinite(c->p) && c->p != c->alpha &&
+	       fabs(round(c->p * pow(10.0, dp)) - c->alpha * pow(10.0, dp)) < 1e-9)
+		dp++;
 	put_pct(lo, sizeof lo, c->lo, 0);
 	put_pct(pt, sizeof pt, c->point, 1);
 	put_pct(hi, sizeof hi, c->hi, 0);
-	put_prob(p, sizeof p, c->p, d);
+	put_prob(p, sizeof p, c->p, dp);
 	put_prob(a, sizeof a, c->alpha, d);
 	int significant = c->p < c->alpha; /* false when either is NAN */
 	int n = snprintf(buf, len, "change: [%s %s %s] (p = %s %s %s)", lo, pt, hi, p, significant ? "<" : ">", a);

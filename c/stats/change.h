@@ -106,7 +106,9 @@ int verdict_parse(const char *name, verdict_t *v);
 /* criterion's line, e.g. "change: [-3.37% -3.34% -3.32%] (p = 0.00 < 0.05)"
  * or "change: [1.95% +2.00% 2.05%] (p = 0.42 > 0.05)": percentages with two
  * decimals, the point always signed (as criterion), "<" when p < alpha else
- * ">", p and alpha with two decimals (more if alpha needs them, e.g. 0.001);
+ * ">", p and alpha with two decimals (more if alpha needs them, e.g. 0.001;
+ * p with more, up to six, when it would round to alpha without being it:
+ * "p = 0.0496 < 0.05");
  * a NAN or infinite value prints as "n/a". No newline. Returns the length
  * written, or -1 if c or buf is NULL or the line does not fit in len bytes
  * (80 bytes always suffice: a |change| of 1e6% or more prints in exponent

@@ -34,3 +34,8 @@ double twolength_range_pct(double median, double min, double max)
 		return NAN;
 	return 100.0 * (max - min) / fabs(median);
 }
+
+int twolength_resolved(double min)
+{
+	return min >= 0;
+}

@@ -22,4 +22,12 @@ void twolength_spread(const double *x, size_t n, double *median, double *min, do
  * |median|; NAN when the median is 0 or undefined. */
 double twolength_range_pct(double median, double min, double max);
 
+/* Whether the two lengths resolve a count of pairs whose smallest figure
+ * is min: no pair's longer run counted less than its shorter one (a
+ * negative figure is the runs' own noise exceeding what the extra
+ * operations add: start-up, the exit and the scheduler vary by more; a
+ * count cannot be negative). 0 for min < 0 or NAN, else 1: a count that
+ * is 0 in every pair is resolved, and is 0. */
+int twolength_resolved(double min);
+
 #endif

@@ -454,3 +454,41 @@ func TestExportFailedAfterARegressionIsExitThree(t *testing.T) {
 	}
 	onlyFiles(t, tmp, "base.json", "out.txt")
 }
+
+// A symbolic link named as a file to write is refused before anything is
+// measured (issue 36, defect 8), neither followed nor replaced: a link to
+// a file that another export names, a dangling one, a looping one, and a
+// --save-baseline through a link; the links and their file stay as they were.
+func TestExportThroughASymlinkRefused(t *testing.T) {
+	bench := filepath.Join(buildDir(t), "bench")
+	tmp := t.TempDir()
+	a := filepath.Join(tmp, "a.json")
+	if err := os.WriteFile(a, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	links := map[string]string{"link.json": "a.json", "dangling.json": "nowhere.json", "loop.json": "loop.json"}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(tmp, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"--export", "json=a.json", "--export", "markdown=link.json"},
+		{"--export", "markdown=link.json"},
+		{"--export", "json=dangling.json"},
+		{"--export", "gobench=loop.json"},
+		{"--save-baseline", "link.json"},
+	} {
+		r := testbuild.Run{Dir: tmp, Timeout: 30 * time.Second}.Exec(t, bench, append([]string{"-n", "1000"}, args...)...)
+		oneLine(t, result{r.Stdout, r.Stderr, r.Code}, 2, "a symbolic link (name the file it points to)", args)
+	}
+	for name, target := range links {
+		if got, err := os.Readlink(filepath.Join(tmp, name)); err != nil || got != target {
+			t.Errorf("%s: now %q (%v), want the link to %s kept", name, got, err, target)
+		}
+	}
+	if b, _ := os.ReadFile(a); string(b) != "old" {
+		t.Errorf("a.json was written through its link: %q", b)
+	}
+	onlyFiles(t, tmp, "a.json", "dangling.json", "link.json", "loop.json")
+}

@@ -174,3 +174,49 @@ func TestComparedNothingNamesNoStatus(t *testing.T) {
 		t.Errorf("the report names an exit status, the run returned %d:\n%s", r.code, r.stdout)
 	}
 }
+
+// A paired run of one generation (--time 0.001: its processes alone take
+// longer) has no interval over generations: the table says n/a, never
+// "nan", and no crossover is concluded from it (issue 36, defect 10).
+func TestCompareOneGenerationSaysNA(t *testing.T) {
+	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--compare", "--time", "0.001")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, bad := range []string{"nan", "async would beat sync only where"} {
+		if strings.Contains(strings.ToLower(r.stdout), bad) {
+			t.Errorf("one generation printed %q:\n%s", bad, r.stdout)
+		}
+	}
+	for _, want := range []string{"[n/a]", "no interval and no p from fewer than 6 generations",
+		"no conclusion on where async would beat sync from 1 generation (6 are needed)"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("no %q in:\n%s", want, r.stdout)
+		}
+	}
+}
+
+// --judge of two samples whose p is just below 0.05 prints it with the
+// digits that show it: never "p = 0.05 < 0.05" (issue 36, defect 10).
+func TestJudgePBesideAlpha(t *testing.T) {
+	tmp := t.TempDir()
+	a, b := filepath.Join(tmp, "a.txt"), filepath.Join(tmp, "b.txt")
+	os.WriteFile(a, []byte("100\n101\n102\n103\n104\n105\n106\n107\n108\n109\n110\n111\n"), 0o644)
+	os.WriteFile(b, []byte("103.09\n104.18\n105\n106.09\n107.18\n108\n109.09\n110.18\n111\n112.09\n113.18\n114\n"), 0o644)
+	r := run(t, filepath.Join(buildDir(t), "bench"), nil, "--judge", a, b)
+	if strings.Contains(r.stdout, "p = 0.05 <") || !strings.Contains(r.stdout, "p = 0.049 < 0.05") {
+		t.Errorf("exit %d, want p = 0.049 < 0.05 in: %s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// --against an executable that only rejects bench's arguments
+// (bench-minimal, the one-file textbook loop) is said to have refused them,
+// with its own message, not to have crashed (issue 36, defect 10).
+func TestAgainstRefusedArgumentsIsNoCrash(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "1000", "--against", filepath.Join(dir, "bench-minimal"))
+	if r.code != 3 || strings.Contains(r.stderr, "crashed") || strings.Contains(r.stderr, "Go runtime ended") ||
+		!strings.Contains(r.stderr, "it refused its arguments (exit 2, no Go runtime error): usage: bench-minimal") {
+		t.Errorf("exit %d, want 3 and its refusal named: %s", r.code, r.stderr)
+	}
+}

@@ -275,7 +275,13 @@ func TestPairedCompare(t *testing.T) {
 		}
 	}
 	checkTextbookRatios(t, d, r.stdout)
-	for _, want := range []string{"round trip: lib=libcmock/mode=async/work=bare/p=1", "round trips", "async would beat sync only where a round trip is below",
+	// a crossover is concluded from enough generations only (a loaded
+	// machine may give fewer in 3 s)
+	crossover := "async would beat sync only where a round trip is below"
+	if len(rt.GenerationNs) < 6 {
+		crossover = "no conclusion on where async would beat sync from"
+	}
+	for _, want := range []string{"round trip: lib=libcmock/mode=async/work=bare/p=1", "round trips", crossover,
 		"paired run: 10 cells", "generations of fresh processes", "rounds", "lead-ins (untimed, excluded)",
 		"placement: every caller on CPU", "async/sync lib=archive wall", "gens", "pairs"} {
 		if !strings.Contains(r.stdout, want) {
@@ -314,7 +320,7 @@ func checkTextbookRatios(t *testing.T, d pairedDoc, text string) {
 		if !found {
 			t.Errorf("no ratio %s", name)
 		}
-		line := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s+\d+\.\d+ \[(nan|\d+\.\d+), (nan|\d+\.\d+)\]`)
+		line := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(name) + `\s+\d+\.\d+ \[(n/a|\d+\.\d+, \d+\.\d+)\]`)
 		if !line.MatchString(text) {
 			t.Errorf("no line %q with its estimate and interval in:\n%s", name, text)
 		}

@@ -10,6 +10,10 @@
 // With no file it reads standard input. Cells without a latency object are
 // ignored; the "max" point of a sweep (a closed loop) sits at its achieved
 // rate.
+//
+// Exit status: 0 written, 2 bad input (one line: a document it cannot
+// read, or an -o no file can be saved at, go/internal/atomicfile), 3 the
+// chart could not be drawn or written.
 package main
 
 import (
@@ -26,6 +30,12 @@ import (
 func main() {
 	out := flag.String("o", "latency.svg", "the SVG file to write")
 	flag.Parse()
+	// where the chart goes is checked before anything is read: a path no
+	// file can be saved at is bad input (go/internal/atomicfile)
+	if err := atomicfile.Check(*out); err != nil {
+		fmt.Fprintln(os.Stderr, "latency: -o", err)
+		os.Exit(2)
+	}
 	in := io.Reader(os.Stdin)
 	if flag.NArg() > 1 {
 		fmt.Fprintln(os.Stderr, "latency: at most one input file")

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"cgocost/go/internal/atomicfile"
 )
@@ -54,7 +55,35 @@ type runError struct{ msg string }
 func (e runError) Error() string { return e.msg }
 
 func main() {
-	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+	// a table that could not be written (a closed or full stdout) is lost
+	// output: a failed run, as in the C driver
+	stdout := atomicfile.Stdout()
+	code := realMain(os.Args[1:], stdout, os.Stderr)
+	if err := stdout.Err(); err != nil && code == exitOK {
+		fmt.Fprintf(os.Stderr, "matrix: %v\n", err)
+		code = exitFailed
+	}
+	os.Exit(code)
+}
+
+// checkOut refuses, before anything is read or run, an -out that cannot
+// take matrix.json and matrix.svg: a file that is not a directory, or
+// either name a path no file can be saved at (go/internal/atomicfile). A
+// directory that does not exist yet is made by the report.
+func checkOut(out string) error {
+	fi, err := os.Stat(out)
+	if err != nil {
+		return nil
+	}
+	if !fi.IsDir() {
+		return badInput("-out %s: not a directory", out)
+	}
+	for _, name := range []string{"matrix.json", "matrix.svg"} {
+		if err := atomicfile.Check(filepath.Join(out, name)); err != nil {
+			return badInput("-out %v", err)
+		}
+	}
+	return nil
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
@@ -131,6 +160,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() == 0 {
 		return badInput("report: no JSON document given")
+	}
+	if err := checkOut(*out); err != nil {
+		return err
 	}
 	var docs []loaded
 	var counts []counted

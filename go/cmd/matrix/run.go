@@ -81,7 +81,7 @@ func parseRun(args []string, stdout, stderr io.Writer) (cfg runConfig, help bool
 	if len(cfg.toolchains) == 0 {
 		return cfg, false, badInput("run: no toolchain given (go, a path to a go binary, or a name like go1.27.3)")
 	}
-	return cfg, false, nil
+	return cfg, false, checkOut(cfg.out)
 }
 
 // matrixRun is one `matrix run` under way: the documents measured so far,

@@ -12,11 +12,16 @@
 // Each file is the JSON document of one
 // `bench --per-event K --host-calls both --format json` run. The table, in
 // Markdown, goes to standard output.
+//
+// Exit status: 0 written, 2 bad input (one line: a document it cannot
+// read, or an -o no file can be saved at, go/internal/atomicfile), 3 the
+// chart or the table could not be drawn or written.
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 
 	"cgocost/go/internal/atomicfile"
@@ -27,6 +32,12 @@ func main() {
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "perevent: name the JSON documents of bench --per-event K --host-calls both --format json")
+		os.Exit(2)
+	}
+	// where the chart goes is checked before anything is read: a path no
+	// file can be saved at is bad input (go/internal/atomicfile)
+	if err := atomicfile.Check(*out); err != nil {
+		fmt.Fprintln(os.Stderr, "perevent: -o", err)
 		os.Exit(2)
 	}
 	var rows []row
@@ -49,7 +60,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "perevent:", err)
 		os.Exit(2)
 	}
-	fmt.Print(table(rows))
+	// a table that could not be written (a closed or full stdout) is lost
+	// output: the chart is still written, then the run fails
+	stdout := atomicfile.Stdout()
+	io.WriteString(stdout, table(rows))
 	svg, err := chart(rows)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "perevent:", err)
@@ -57,6 +71,10 @@ func main() {
 	}
 	if err := atomicfile.WriteFile(*out, svg); err != nil {
 		fmt.Fprintln(os.Stderr, "perevent:", err)
+		os.Exit(3)
+	}
+	if err := stdout.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "perevent: the table:", err)
 		os.Exit(3)
 	}
 }

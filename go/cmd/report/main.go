@@ -15,7 +15,9 @@
 // otherwise it goes to standard output.
 //
 // Exit status: 0 written, 2 bad input (one line naming the problem, nothing
-// written), 3 the page could not be drawn or written.
+// written; an -o FILE no file can be saved at, go/internal/atomicfile, is
+// bad input too), 3 the page could not be drawn or written (a closed or
+// full standard output included).
 package main
 
 import (
@@ -30,7 +32,8 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// a closed or full stdout fails the write of the page (exit 3)
+	os.Exit(run(os.Args[1:], os.Stdin, atomicfile.Stdout(), os.Stderr))
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -48,6 +51,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 0
 		}
 		return fail(2, fmt.Errorf("%v (usage: cgocost-report [-o FILE] [--matrix FILE] [JSON-FILE ...|-])", err))
+	}
+	// -o is checked before anything is read: a path no file can be saved
+	// at is bad input (go/internal/atomicfile), as in the C driver
+	if *out != "" {
+		if err := atomicfile.Check(*out); err != nil {
+			return fail(2, fmt.Errorf("-o %v", err))
+		}
 	}
 	paths := fs.Args()
 	if len(paths) == 0 && *matrixPath == "" {

@@ -191,15 +191,31 @@ static void test_special_files_refused(void **state)
 	if (have_dev)
 		assert_int_equal(unlink(dev), 0);
 
-	/* a symlink to a device is replaced, the device is not touched */
-	char link[128];
+	/* a symbolic link is refused, neither followed nor replaced: to a
+	 * device, to a file, dangling or looping (issue 36, defect 8) */
+	char link[128], file[128];
 	in_dir(link, sizeof link, "link");
-	assert_int_equal(symlink("/dev/null", link), 0);
-	assert_int_equal(atomic_write_check(link, err, sizeof err), 0);
-	assert_int_equal(atomic_write_file(link, "data", 4, err, sizeof err), 0);
-	assert_kept(link, S_IFREG);
+	in_dir(file, sizeof file, "target");
+	assert_int_equal(atomic_write_file(file, "old", 3, err, sizeof err), 0);
+	const char *targets[] = { "/dev/null", file, "nowhere", link };
+	for (size_t i = 0; i < sizeof targets / sizeof targets[0]; i++) {
+		assert_int_equal(symlink(targets[i], link), 0);
+		errno = 0;
+		assert_int_equal(atomic_write_check(link, err, sizeof err), -1);
+		assert_int_equal(errno, EINVAL);
+		assert_non_null(strstr(err, "a symbolic link"));
+		assert_int_equal(atomic_write_file(link, "data", 4, err, sizeof err), -1);
+		assert_non_null(strstr(err, "a symbolic link"));
+		assert_kept(link, S_IFLNK);
+		assert_int_equal(unlink(link), 0);
+	}
 	assert_kept("/dev/null", S_IFCHR);
-	assert_int_equal(unlink(link), 0);
+	char *data;
+	size_t len;
+	assert_int_equal(read_whole_file(file, &data, &len, 100, err, sizeof err), 0);
+	assert_string_equal(data, "old");
+	free(data);
+	assert_int_equal(unlink(file), 0);
 }
 
 /* What a reader would refuse, said without reading or blocking. */

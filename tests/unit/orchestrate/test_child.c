@@ -114,6 +114,10 @@ static int fake(const char *what)
 		       "goroutine 1 [running]:\nmain.main()\n\t/x/main.go:5 +0x1d\nexit status 2\n");
 		return 2;
 	}
+	if (strcmp(what, "usage") == 0) { /* a program that is no bench */
+		say(2, "x: invalid option -- '-'\nusage: x [-a] [-n count >= 1]\n");
+		return 2;
+	}
 	if (strcmp(what, "hang") == 0) {
 		grandchild(); /* holding the pipes open too */
 		for (;;)
@@ -321,6 +325,24 @@ static void test_go_panic(void **state)
 	assert_string_equal(why, "the Go runtime ended the process (exit 2): "
 				 "panic: runtime error: index out of range [3] with length 3 | "
 				 "goroutine 1 [running]: | main.main()");
+	child_close(&c);
+	no_child_left(pid);
+}
+
+/* Exit 2 without a Go runtime's panic or fatal error is a program that
+ * refused its arguments, not a crash (issue 36: --against bench-minimal
+ * was said to have crashed). */
+static void test_usage_error_is_no_crash(void **state)
+{
+	struct child c;
+	char why[600];
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(run_fake(&c, "usage", -1, why, sizeof(why), &pid), CHILD_FAILED);
+	assert_int_equal(c.rc, 2);
+	assert_string_equal(why,
+			    "it refused its arguments (exit 2, no Go runtime error): usage: x [-a] [-n count >= 1]");
 	child_close(&c);
 	no_child_left(pid);
 }
@@ -556,6 +578,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_input_message_without_its_hint),
 		cmocka_unit_test(test_crash_by_signal),
 		cmocka_unit_test(test_go_panic),
+		cmocka_unit_test(test_usage_error_is_no_crash),
 		cmocka_unit_test(test_hang_is_killed_by_the_timeout),
 		cmocka_unit_test(test_slow_child_that_works_is_waited_for),
 		cmocka_unit_test(test_deadline_of_a_busy_and_of_a_chatty_child),

@@ -426,6 +426,11 @@ static void test_format(void **state)
 	check_line(-0.0337, -0.0334, -0.0332, 0.42, 0.05, "change: [-3.37% -3.34% -3.32%] (p = 0.42 > 0.05)");
 	check_line(0.15, 0.20, 0.25, 0.0, 0.05, "change: [15.00% +20.00% 25.00%] (p = 0.00 < 0.05)");
 	check_line(-0.01, 0.0, 0.01, 0.05, 0.05, "change: [-1.00% +0.00% 1.00%] (p = 0.05 > 0.05)");
+	/* a p that rounds to alpha gets the digits that tell them apart
+	 * (issue 36: "p = 0.05 < 0.05") */
+	check_line(-0.01, 0.03, 0.07, 0.0496, 0.05, "change: [-1.00% +3.00% 7.00%] (p = 0.0496 < 0.05)");
+	check_line(-0.01, 0.03, 0.07, 0.0504, 0.05, "change: [-1.00% +3.00% 7.00%] (p = 0.0504 > 0.05)");
+	check_line(0.1, 0.2, 0.3, 0.00096, 0.001, "change: [10.00% +20.00% 30.00%] (p = 0.00096 < 0.001)");
 	check_line(-0.00001, -0.00001, 0.00001, 1.0, 0.05, "change: [0.00% +0.00% 0.00%] (p = 1.00 > 0.05)");
 	check_line(NAN, NAN, NAN, NAN, 0.05, "change: [n/a n/a n/a] (p = n/a > 0.05)");
 	check_line(NAN, 0.205, NAN, NAN, 0.05, "change: [n/a +20.50% n/a] (p = n/a > 0.05)");
