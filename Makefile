@@ -138,13 +138,17 @@ test: ## set up, build, run every test (unit, Go, integration, schema, docs, for
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory -j3 -Otarget test-stream-main test-stream-docs test-stream-side
 
+# Each stream runs its targets one at a time and says how long each took
+# ("time: TARGET N s"), the table the long poles are found in.
 .PHONY: test-stream-main test-stream-docs test-stream-side
+stream_run = @for t in $(2); do s=$$(date +%s); $(MAKE) --no-print-directory $$t || exit 1; \
+	echo "time: $$t $$(( $$(date +%s) - s )) s (stream $(1))"; done
 test-stream-main:
-	@$(MAKE) --no-print-directory -j1 $(TEST_MAIN)
+	$(call stream_run,main,$(TEST_MAIN))
 test-stream-docs:
-	@$(MAKE) --no-print-directory -j1 $(TEST_DOCS)
+	$(call stream_run,docs,$(TEST_DOCS))
 test-stream-side:
-	@$(MAKE) --no-print-directory -j1 $(TEST_SIDE)
+	$(call stream_run,side,$(TEST_SIDE))
 
 # make bench installs only what the build and make compare need (the build
 # purpose of scripts/packages.txt: a compiler, pkg-config, jansson, the Go

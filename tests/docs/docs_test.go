@@ -138,6 +138,9 @@ func checkLink(t *testing.T, c corpus, from string, l Span) {
 // a command sees ./build/bench, the Makefile and the sources as in the tree,
 // while the files it writes (old.txt, base.json) stay out of the tree.
 func TestCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make check): the static checks only; make test runs the commands")
+	}
 	root := repoRoot(t)
 	c := load(t, root)
 	// ./build stands for $CGOCOST_BUILD (default: build/)

@@ -63,6 +63,9 @@ func testExtra(t *testing.T, root string) []string {
 // one mirror of the tree (as TestCommands does) with SMOKE_OUT a scratch
 // directory, and checks its exit status, its output and its files.
 func TestSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short (make check): the static checks only; make test runs the commands")
+	}
 	root := repoRoot(t)
 	c := load(t, root)
 	text, err := os.ReadFile(filepath.Join(root, "docs", "long-commands.txt"))
