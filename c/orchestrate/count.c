@@ -141,13 +141,18 @@ void count_lengths(const struct options *o, struct counts_rec *r)
 	r->pairs = want >= 1 && want <= COUNT_PAIRS ? (uint32_t)want : COUNT_PAIRS;
 }
 
-/* GODEBUG with asyncpreemptoff=1 added for the children, and back. */
+/* GODEBUG with asyncpreemptoff=1 and cpu.rdtscp=off added for the children,
+ * and back. valgrind cannot deliver the runtime's preemption signal; and
+ * valgrind 3.19's emulated CPUID offers RDTSCP on a host whose CPU lacks it
+ * (an AMD EPYC guest without the flag), where Go 1.26's runtime.cputicks then
+ * executes it and valgrind kills the child with SIGILL. Set on every host, so
+ * that a count means the same code path on every machine. */
 static char *godebug_push(void)
 {
 	const char *old = getenv("GODEBUG");
 	char *saved = old ? strdup(old) : NULL, val[1024];
 
-	snprintf(val, sizeof(val), "%s%sasyncpreemptoff=1", old ? old : "", old && *old ? "," : "");
+	snprintf(val, sizeof(val), "%s%sasyncpreemptoff=1,cpu.rdtscp=off", old ? old : "", old && *old ? "," : "");
 	setenv("GODEBUG", val, 1);
 	return saved;
 }

@@ -8,8 +8,9 @@
  * extraction: start-up, loading, warm-up and exit cancel out. COUNT_PAIRS
  * pairs are run; the figure is their median, with their range.
  *   - instructions: valgrind --tool=cachegrind --cache-sim=no, its "I refs"
- *     total; GODEBUG=asyncpreemptoff=1 in the child (valgrind cannot take
- *     the Go runtime's preemption signal). Counts every thread: so refused
+ *     total; GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off in the child
+ *     (valgrind cannot take the Go runtime's preemption signal, nor decode
+ *     the RDTSCP its emulated CPUID offers where the host lacks it). Counts every thread: so refused
  *     for an async single launch (the worker spins while it waits) and for
  *     -p > 1; in a counted --compare or --anatomy an async cell is left out
  *     of the instructions (said, not an error).
