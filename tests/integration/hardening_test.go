@@ -482,7 +482,12 @@ func TestSmallStack(t *testing.T) {
 		cmd := exec.Command("bash", "-c", `ulimit -s 256; "$0" `+args+` > /dev/null`, bench)
 		var errb strings.Builder
 		cmd.Stderr = &errb
-		if err := cmd.Run(); err != nil {
+		err := cmd.Run()
+		// the gate's verdict is the machine's (an A/A beside a loaded
+		// machine can be inconclusive, exit 4): what is checked here is that
+		// the driver ran to a verdict with a small stack, not which one
+		var ee *exec.ExitError
+		if err != nil && !(strings.Contains(args, "--against") && errors.As(err, &ee) && verdict(ee.ExitCode())) {
 			t.Errorf("ulimit -s 256; bench %s: %v: %s", args, err, errb.String())
 		}
 	}
