@@ -412,12 +412,14 @@ func TestExportHTMLByTheReportTool(t *testing.T) {
 	}{
 		{fail, nil, "fail: exit 1: cgocost-report: not a cgocost document: not written"},
 		{silent, nil, "silent: exit 0 but no page on its stdout: not written"},
-		{hang, []string{"CGOCOST_REPORT_TIMEOUT=1", mark}, "hang did not end within 1 s: killed: not written"},
+		// 1 s, or more when the tool's group was still starting (waiting to
+		// be scheduled counts as working) at a load of 11 under ASan
+		{hang, []string{"CGOCOST_REPORT_TIMEOUT=1", mark}, `hang did not end within (1 s|[0-9.]+ s, though it kept using CPU): killed: not written`},
 	} {
 		start := time.Now()
 		r := run(c.tool, c.env, "--export", "html=p.html")
 		if r.Code != 3 || !strings.Contains(r.Stderr, "bench: --export html=p.html: "+c.tool) ||
-			!strings.Contains(r.Stderr, c.want) {
+			!regexp.MustCompile(c.want).MatchString(r.Stderr) {
 			t.Errorf("%s: exit %d, stderr %q; want exit 3 and %q", filepath.Base(c.tool), r.Code, r.Stderr, c.want)
 		}
 		seedLines(t, result{r.Stdout, r.Stderr, r.Code}, 1, "20000")
