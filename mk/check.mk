@@ -6,7 +6,7 @@
 #   make check   format, the unit tests of every layer, tests/layers, the
 #                schema against a handful of modes, the docs' static checks,
 #                and a handful of end-to-end runs (CHECK_E2E)
-#   make test    everything, before a push (about five minutes)
+#   make test    everything, before a push (eight minutes or more on a 2-vCPU guest)
 #
 # The end-to-end runs: every mode and work kind in one launch of both
 # libraries, a paired --compare (3 s) and one launch by launch, bad input

@@ -240,6 +240,23 @@ int run_analyse(const struct options *o, const struct run_row *row, struct doc *
 	return EXIT_OK;
 }
 
+/* A run that compares cells, or judges them against a base, opens its
+ * console report with its answers; one cell alone keeps its seed's text. */
+static int compares_cells(const struct options *o)
+{
+	switch (o->kind) {
+	case RUN_COMPARE:
+	case RUN_ANATOMY:
+	case RUN_ALLOCATORS:
+	case RUN_INTERFERENCE:
+	case RUN_PER_EVENT:
+	case RUN_SWEEP:
+		return 1;
+	default:
+		return o->base != BASE_NONE;
+	}
+}
+
 void run_report(FILE *out, const struct options *o, const struct run_row *row, const struct doc *d)
 {
 	switch (o->format) {
@@ -253,6 +270,8 @@ void run_report(FILE *out, const struct options *o, const struct run_row *row, c
 		report_markdown(out, d);
 		break;
 	case FORMAT_TEXT:
+		if (compares_cells(o))
+			report_answers_text(out, d);
 		if (o->method == METHOD_COUNTED)
 			report_count_gate_text(out, d);
 		else if (o->method == METHOD_PAIRED && row->paired_text)

@@ -551,6 +551,10 @@ int options_check(struct options *o, char *err, size_t errlen)
 	    check_per_event(o, err, errlen) != 0)
 		return -1;
 
+	if (o->progress && o->no_progress) {
+		snprintf(err, errlen, "--progress and --no-progress: give one");
+		return -1;
+	}
 	if (o->batches > o->n) {
 		snprintf(err, errlen, "-n %llu is smaller than --runs %u: each batch needs a request",
 			 (unsigned long long)o->n, o->batches);

@@ -91,6 +91,8 @@ struct options {
 	const char *exports[OPT_MAX_EXPORTS]; /* --export FORMAT=FILE, repeatable (report/export.h) */
 	int nexports;
 	int verbose;		   /* --verbose: the warnings per cell, not summarised */
+	int progress;		   /* --progress: the progress line on stderr even when it is no terminal */
+	int no_progress;	   /* --no-progress: no progress line, even on a terminal */
 	int compare;		   /* --compare: archive/shared x sync/async, interleaved */
 	int anatomy;		   /* --anatomy: the work steps x sync/async, and the minimal driver */
 	const char *against;	   /* --against: another bench build, interleaved */
@@ -223,7 +225,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 64
+#define OPT_COUNT 66
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

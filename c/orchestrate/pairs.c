@@ -21,6 +21,7 @@
 #include "model/codec.h"
 #include "orchestrate/child.h"
 #include "orchestrate/childmsg.h"
+#include "orchestrate/progress.h"
 #include "stats/stats.h"
 #include "timing/blocks.h"
 #include "timing/record.h"
@@ -252,7 +253,7 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 	uint32_t steady_max = pr->has_steady ? (uint32_t)pr->lead_in_steady_max_us : 0;
 	uint64_t gen = (uint64_t)(pr->generation_s * 1e9);
 	uint32_t done = 0;
-	int order[MAX_CELLS], tty = isatty(2), prev = -1; /* the cell of the block before: none at a start */
+	int order[MAX_CELLS], prev = -1; /* the cell of the block before: none at a start */
 
 	uint32_t k = pr->blocks_per_visit ? pr->blocks_per_visit : 1;
 
@@ -293,16 +294,9 @@ static int rounds(struct server *sv, int nv, const struct options *o, struct pai
 			}
 		pr->rounds += k;
 		done += k;
-		if (tty && pr->rounds % (64 * k) == 0) {
-			fprintf(stderr, "\r\033[Kpaired: generation %zu, round %u, %.1f of %.1f s",
-				pr->ngenerations + 1, pr->rounds, (double)(now_ns() - run_t0) / 1e9, o->time_s);
-			fflush(stderr);
-		}
 		if (done >= PAIRS_MIN_ROUNDS && (now_ns() - t0 >= gen || now_ns() - run_t0 >= budget))
 			break;
 	}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
 	return model_append((void **)&pr->generation_rounds, &pr->ngenerations, sizeof(double)) == NULL
 		       ? (snprintf(err, errlen, "out of memory"), EXIT_RUN_FAILED)
 		       : (pr->generation_rounds[pr->ngenerations - 1] = done, EXIT_OK);
@@ -457,6 +451,17 @@ static int generation(struct plan *p, struct server *sv, int nv, const struct op
 	return status;
 }
 
+/* Between generations, no child alive: the progress line (progress.h). */
+static void show_progress(struct progress *line, const struct paired_rec *pr)
+{
+	char done[64], figure[MODEL_NAME_MAX + 64];
+
+	if (!line->on)
+		return;
+	snprintf(done, sizeof(done), "generation %zu, %u rounds", pr->ngenerations, pr->rounds);
+	progress_show(line, done, progress_paired_figure(pr, figure, sizeof(figure)));
+}
+
 int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, char *err, size_t errlen)
 {
 	struct server sv[MAX_CELLS];
@@ -464,6 +469,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 	stats_rng rng;
 	uint64_t t0;
 	const char *stop;
+	struct progress line;
 	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
 
 	if ((status = prepare(p, o, pr, sv, err, errlen)) != EXIT_OK) {
@@ -472,6 +478,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 	}
 	stats_rng_seed(&rng, pr->order_seed);
 	t0 = now_ns();
+	progress_begin(&line, o, o->time_s);
 	/* generations of fresh children until the budget is spent: each
 	 * process is placed and laid out anew, and the verdict is taken over
 	 * generations, so that one process's luck is not mistaken for a change */
@@ -479,12 +486,14 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 		status = generation(p, sv, nv, o, pr, &rng, t0, err, errlen);
 		if (status != EXIT_OK)
 			break;
+		show_progress(&line, pr);
 		if ((stop = pairs_stop(pr, o, (double)(now_ns() - t0) / 1e9)) != NULL) {
 			snprintf(pr->stopped_by, sizeof(pr->stopped_by), "%s", stop);
 			break;
 		}
 	}
 	pr->elapsed_s = (double)(now_ns() - t0) / 1e9;
+	progress_end(&line);
 	signal(SIGPIPE, old_pipe);
 	/* the cells' names, now that the children said which mode ran */
 	for (int i = 0; status == EXIT_OK && i < nv; i++)

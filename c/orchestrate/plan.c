@@ -14,6 +14,7 @@
 #include "model/codec_identity.h"
 #include "orchestrate/childargs.h"
 #include "orchestrate/launch.h"
+#include "orchestrate/progress.h"
 
 static int add_variant(struct plan *p, const char *exe, int async, char *err, size_t errlen)
 {
@@ -287,9 +288,9 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	return n + 2;
 }
 
-/* Which launch, of how many: said to an interrupt, and on stderr when it is
- * a terminal (progress). */
-static void progress(int on, uint32_t done, uint32_t total, const struct variant *v)
+/* Which launch, of how many: said to an interrupt, and on the progress
+ * line (progress.h) between launches. */
+static void announce(struct progress *line, uint32_t done, uint32_t total, const struct variant *v)
 {
 	const char *base = strrchr(v->exe, '/');
 	char what[PATH_MAX + 64];
@@ -303,10 +304,7 @@ static void progress(int on, uint32_t done, uint32_t total, const struct variant
 		 : v->host_calls == HOST_CALLS_PER_FIELD ? " per-field"
 							 : "");
 	interrupt_doing(what);
-	if (!on)
-		return;
-	fprintf(stderr, "\r\033[K%s", what);
-	fflush(stderr);
+	progress_show(line, what, "");
 }
 
 /* One launch of a variant; a launch whose caller stalled (its watchdog
@@ -396,14 +394,17 @@ int plan_check_identity(struct plan *p, int i, const char *text, char *err, size
 
 int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 {
-	int tty = isatty(2), status = EXIT_OK;
+	int status = EXIT_OK;
 	uint32_t total = o->launches * (uint32_t)p->nv, done = 0;
+	struct progress line;
+
+	progress_begin(&line, o, 0);
 
 	for (uint32_t round = 0; status == EXIT_OK && round < o->launches; round++) {
 		for (int i = 0; status == EXIT_OK && i < p->nv; i++, done++) {
 			struct doc child;
 			char *identity;
-			progress(tty, done, total, &p->v[i]);
+			announce(&line, done, total, &p->v[i]);
 			memset(&child, 0, sizeof(child));
 			status = launch_variant(&p->v[i], o, &child, &identity, err, errlen);
 			if (status == EXIT_OK && !p->v[i].minimal)
@@ -415,8 +416,7 @@ int plan_run(struct plan *p, const struct options *o, char *err, size_t errlen)
 			doc_free(&child);
 		}
 	}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	progress_end(&line);
 	return status;
 }
 

@@ -9,6 +9,7 @@
 
 #include "base/status.h"
 #include "orchestrate/launch.h"
+#include "orchestrate/progress.h"
 
 void sweep_child_options(const struct options *o, double rate, int async, struct options *co)
 {
@@ -51,17 +52,18 @@ uint64_t sweep_child_seed(uint64_t seed, int k, int async)
 	return mix64(seed ^ mix64(2 * (uint64_t)k + (uint64_t)(async != 0) + 1)) & ((1ULL << 53) - 1);
 }
 
-/* Progress on stderr, only when it is a terminal. */
-static void progress(int on, int done, int total, double rate, int async)
+/* Which launch of the sweep, on the progress line (progress.h). */
+static void announce(struct progress *line, int done, int total, double rate, int async)
 {
-	if (!on)
-		return;
+	char what[96];
+
 	if (rate > 0)
-		fprintf(stderr, "\r\033[Ksweep %d/%d: %g requests/s %s", done + 1, total, rate,
-			async ? "async" : "sync");
+		snprintf(what, sizeof(what), "sweep launch %d of %d: %g requests/s %s", done + 1, total, rate,
+			 async ? "async" : "sync");
 	else
-		fprintf(stderr, "\r\033[Ksweep %d/%d: max %s", done + 1, total, async ? "async" : "sync");
-	fflush(stderr);
+		snprintf(what, sizeof(what), "sweep launch %d of %d: max %s", done + 1, total,
+			 async ? "async" : "sync");
+	progress_show(line, what, "");
 }
 
 /* One child launch; its cell moves into d. */
@@ -100,16 +102,17 @@ static int sweep_one(const struct options *o, int k, int async, struct doc *d, c
 
 int sweep_run(const struct options *o, const struct machine_rec *m, struct doc *d, char *err, size_t errlen)
 {
-	int tty = isatty(2), total = 2 * o->nsweep, done = 0, status = EXIT_OK;
+	int total = 2 * o->nsweep, done = 0, status = EXIT_OK;
+	struct progress line;
 
 	doc_begin(d, m, o);
+	progress_begin(&line, o, 0);
 	for (int k = 0; status == EXIT_OK && k < o->nsweep; k++)
 		for (int j = 0; status == EXIT_OK && j < 2; j++) {
 			int async = (j + k) % 2; /* sync first, then async first, ... */
-			progress(tty, done++, total, o->sweep[k], async);
+			announce(&line, done++, total, o->sweep[k], async);
 			status = sweep_one(o, k, async, d, err, errlen);
 		}
-	if (tty)
-		fprintf(stderr, "\r\033[K");
+	progress_end(&line);
 	return status;
 }

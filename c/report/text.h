@@ -36,6 +36,14 @@ void report_floors_block(FILE *out, const char *prefix, const char *title, const
 /* The floors of a cell over its launches, on one line with their spreads. */
 void report_floors_line(FILE *out, const struct floors_rec *f);
 
+/* The block that opens a report comparing cells: "answers (...):", a line
+ * per decision the run measured (question, answer, figure with its
+ * interval, "flips when:" and the condition, the words of the markdown
+ * export), the verdict against a base when there is one, or one line
+ * saying no decision was measured; then a blank line. Returns the lines
+ * of answers written (decisions and verdict). */
+size_t report_answers_text(FILE *out, const struct doc *d);
+
 /* The --compare table: cells (the C plugin's too), ratios, floors. */
 void report_compare_text(FILE *out, const struct doc *d);
 /* The --interference table: plugin A alone, beside B idle, beside B busy. */

@@ -114,9 +114,10 @@ func TestExportEveryFormatFromOneRun(t *testing.T) {
 	d := readExportDoc(t, filepath.Join(tmp, "a.json"))
 	isMarkdown(t, filepath.Join(tmp, "b.md"))
 
-	// the console text first, then the benchmark lines, nothing after
+	// the console text first (its answers, then the paired run), then the
+	// benchmark lines, nothing after
 	at := strings.Index(r.Stdout, "goos: linux\n")
-	if at <= 0 || !strings.HasPrefix(r.Stdout, "paired run: ") {
+	if at <= 0 || !strings.HasPrefix(r.Stdout, "answers (") || !strings.Contains(r.Stdout, "\npaired run: ") {
 		t.Fatalf("want the console text, then the gobench lines:\n%s", r.Stdout)
 	}
 	console, gobench := r.Stdout[:at], r.Stdout[at:]

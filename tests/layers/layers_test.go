@@ -241,20 +241,21 @@ func TestCircleInsideAFolderIsFound(t *testing.T) {
 	}
 }
 
-// README.md's "Layout" quotes c/LAYERS: every layer, in its order, with its
-// description, and no other c/ folder of the driver.
-func TestReadmeQuotesTheLayerList(t *testing.T) {
+// docs/architecture.md's "Layout" (the maintainer's map) quotes c/LAYERS:
+// every layer, in its order, with its description, and no other c/ folder
+// of the driver.
+func TestLayoutQuotesTheLayerList(t *testing.T) {
 	if layersErr != nil {
 		t.Fatal(layersErr)
 	}
-	data, err := os.ReadFile("../../README.md")
+	data, err := os.ReadFile("../../docs/architecture.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(data)
 	i := strings.Index(text, "## Layout")
 	if i < 0 {
-		t.Fatal(`README.md has no "## Layout"`)
+		t.Fatal(`docs/architecture.md has no "## Layout"`)
 	}
 	block := text[i:]
 	if j := strings.Index(block, "```text\n"); j >= 0 {
@@ -276,11 +277,11 @@ func TestReadmeQuotesTheLayerList(t *testing.T) {
 		got = append(got, layer{name, strings.Join(f[1:], " ")})
 	}
 	if len(got) != len(layers) {
-		t.Fatalf("README's Layout lists %d layer folders, c/LAYERS %d:\n%v\n%v", len(got), len(layers), got, layers)
+		t.Fatalf("the Layout lists %d layer folders, c/LAYERS %d:\n%v\n%v", len(got), len(layers), got, layers)
 	}
 	for k := range layers {
 		if got[k] != layers[k] {
-			t.Errorf("README's Layout line %d: %q %q, c/LAYERS says %q %q", k+1, got[k].name, got[k].desc, layers[k].name, layers[k].desc)
+			t.Errorf("the Layout line %d: %q %q, c/LAYERS says %q %q", k+1, got[k].name, got[k].desc, layers[k].name, layers[k].desc)
 		}
 	}
 }
