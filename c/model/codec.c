@@ -110,10 +110,21 @@ static void allocator_fields(struct obj *o, void *rec)
 static void mode_fields(struct obj *o, void *rec)
 {
 	struct cell_rec *c = rec;
+	int has_by = 0, has_why = 0;
 	f_str(o, "requested", c->requested);
 	f_str(o, "in_effect", c->in_effect);
 	f_bool(o, "verified", &c->mode_verified);
 	f_strn(o, "reason", c->reason);
+	if (o->c->dir == WRITE) {
+		has_by = c->verified_by[0] != '\0';
+		has_why = c->unverifiable[0] != '\0';
+	}
+	if (f_opt(o, "verified_by", &has_by))
+		f_str(o, "verified_by", c->verified_by);
+	if (f_opt(o, "unverifiable", &has_why))
+		f_str(o, "unverifiable", c->unverifiable);
+	if (f_opt(o, "set_by_plugin_config", &c->by_plugin_config))
+		f_bool(o, "set_by_plugin_config", &c->by_plugin_config);
 }
 
 static void cell_stats_fields(struct obj *o, struct cell_stats *s)

@@ -344,6 +344,12 @@ struct cell_rec {
 	char requested[MODE_NAME_MAX], in_effect[MODE_NAME_MAX];
 	char reason[MODEL_TEXT_MAX]; /* why async is not in effect; "" */
 	int mode_verified;	     /* 0: the plugin exposes no probe fields; in_effect "unknown" */
+	/* how the mode was verified: "probes" (the plugin's probe fields),
+	 * "sdk-state" (the SDK's async state of each instance, read from
+	 * outside); "": not verified, or a document before them */
+	char verified_by[16];
+	char unverifiable[MODEL_TEXT_MAX]; /* not verified: why ("stripped: no symbol table", ...); "" */
+	int by_plugin_config;		   /* --plugin-config given: the plugin's own configuration set the mode */
 	struct launch_rec *launches;
 	size_t nlaunches;
 	int64_t stalled_launches_rerun; /* multi-launch runs; -1 otherwise */

@@ -137,22 +137,75 @@ int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char 
 	return 0;
 }
 
-int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, char *why, size_t whylen)
+/* The SDK's slot array pointer of the object that holds init, read now:
+ * 0 with *slots (NULL: no array), or -1 with why. */
+static int slots_of(const void *init, uintptr_t *slots, char *why, size_t whylen)
 {
 	Dl_info dl, self;
-	uintptr_t var, slots;
+	uintptr_t var;
 	const char *file;
 
 	if (init == NULL || dladdr(init, &dl) == 0 || dl.dli_fname == NULL || dl.dli_fbase == NULL ||
-	    dladdr((const void *)sdk_slot_locate, &self) == 0)
+	    dladdr((const void *)slots_of, &self) == 0)
 		return snprintf(why, whylen, "cannot tell which object holds plugin_init"), -1;
 	/* the main program (this code is linked into it) goes by argv[0]'s
 	 * name; its file is /proc/self/exe */
 	file = dl.dli_fbase == self.dli_fbase ? "/proc/self/exe" : dl.dli_fname;
 	if (elf_local_object(file, (uintptr_t)dl.dli_fbase, SDK_SLOTS_SYMBOL, &var, why, whylen) != 0)
 		return -1;
-	memcpy(&slots, (const void *)var, sizeof(slots));
+	memcpy(slots, (const void *)var, sizeof(*slots));
+	return 0;
+}
+
+int sdk_slot_locate(const void *init, const void *handle, struct sdk_slot *out, char *why, size_t whylen)
+{
+	uintptr_t slots;
+
+	if (slots_of(init, &slots, why, whylen) != 0)
+		return -1;
 	return sdk_slot_of(slots, handle, out, why, whylen);
+}
+
+int sdk_async_of(uintptr_t slots, const void *handle, char *why, size_t whylen)
+{
+	uintptr_t h = (uintptr_t)handle, at;
+	const void *instance;
+	int lock;
+
+	if (slots == 0) /* the SDK allocates them when the first instance starts async */
+		return 0;
+	if (h == 0 || h > SDK_SLOTS)
+		return snprintf(why, whylen, "instance %#lx is no SDK handle", (unsigned long)h), -1;
+	at = slots + (h - 1) * SDK_SLOT_BYTES;
+	lock = atomic_load((const _Atomic int *)(at + SDK_SLOT_LOCK_AT));
+	if (lock == SDK_SLOT_LOCK_UNUSED)
+		return 0;
+	memcpy(&instance, (const void *)(at + SDK_SLOT_INSTANCE_AT), sizeof(instance));
+	if (lock == SDK_SLOT_LOCK_WAIT && instance == handle)
+		return 1;
+	return snprintf(
+		       why, whylen,
+		       "slot %lu neither unused nor waiting with its instance (instance %#lx, lock %d): not the layout "
+		       "of plugin-sdk-go v0.8.3",
+		       (unsigned long)(h - 1), (unsigned long)(uintptr_t)instance, lock),
+	       -1;
+}
+
+int sdk_async_in_effect(const void *init, const void *handle, char *why, size_t whylen)
+{
+	uintptr_t slots;
+	char how[200];
+
+	if (slots_of(init, &slots, how, sizeof(how)) == 0)
+		return sdk_async_of(slots, handle, why, whylen);
+	if (strstr(how, "stripped") != NULL)
+		snprintf(why, whylen, "stripped: no symbol table");
+	else if (strstr(how, "no object") != NULL)
+		snprintf(why, whylen, "not built with the plugin SDK for Go: no %s in its symbol table",
+			 SDK_SLOTS_SYMBOL);
+	else
+		snprintf(why, whylen, "%s", how);
+	return -1;
 }
 
 uint32_t sdk_async_workers(int gomaxprocs, uint32_t callers)

@@ -25,7 +25,9 @@
 #define SDK_SLOT_BYTES	     56u
 #define SDK_SLOT_LOCK_AT     0u
 #define SDK_SLOT_INSTANCE_AT 8u
-#define SDK_SLOT_LOCK_WAIT   1 /* the worker waits for a request */
+#define SDK_SLOT_LOCK_UNUSED 0	  /* no async instance in this slot */
+#define SDK_SLOT_LOCK_WAIT   1	  /* the worker waits for a request */
+#define SDK_SLOTS	     256u /* the array's records: cgo.MaxHandle + 1 */
 #define SDK_SLOTS_SYMBOL     "s_async_ctx_batch"
 /* --slot-offset's: set for every process of the run, read by the placer
  * (c/preload/slot_place.c) and by the checks */
@@ -74,5 +76,20 @@ int sdk_slot_of(uintptr_t slots, const void *handle, struct sdk_slot *out, char 
  * the callers; none below GOMAXPROCS 2, where it calls Extract directly.
  * The rule, for what a run will spin; the probes count what ran. */
 uint32_t sdk_async_workers(int gomaxprocs, uint32_t callers);
+
+/* The SDK's async mode in effect for the instance `handle` of the library
+ * whose plugin_init is `init`, read from outside (any plugin built with
+ * plugin-sdk-go, probe fields or not): its slot array is found by symbol in
+ * the library's own symbol table, as sdk_slot_locate does. No array (the
+ * switch was off when the instance started) or the instance's slot unused:
+ * 0, sync. The slot holding the instance and waiting for a request: 1,
+ * async. Call it while no extraction of the instance is under way. -1 when
+ * it cannot tell, with why: "stripped: no symbol table", "not built with
+ * the plugin SDK for Go (...)", or a layout not the SDK's. */
+int sdk_async_in_effect(const void *init, const void *handle, char *why, size_t whylen);
+
+/* The same from a slot array's address (for its own test); the lock and
+ * instance read as sdk_slot_of reads them. */
+int sdk_async_of(uintptr_t slots, const void *handle, char *why, size_t whylen);
 
 #endif

@@ -16,7 +16,11 @@ static void plugin_lines(FILE *out, const struct launch_rec *l, double *sync_med
 			snprintf(pin, sizeof(pin), "pinned to CPU %lld", (long long)p->pinned_cpu);
 		else
 			snprintf(pin, sizeof(pin), "not pinned");
-		if (p->extract_tid == 0) /* no probe fields: where Extract ran is unknown */
+		if (p->extract_tid == 0 && strcmp(l->mode_in_effect, "unknown") != 0) /* the SDK's state said */
+			fprintf(out, "# plugin %u: %s (the SDK's state); caller thread %lld on CPU %d..%d (%s)\n",
+				p->index, p->async_in_effect ? "async" : "sync", (long long)p->tid, p->cpu_first,
+				p->cpu_last, pin);
+		else if (p->extract_tid == 0) /* no probe fields: where Extract ran is unknown */
 			fprintf(out, "# plugin %u: mode not verifiable; caller thread %lld on CPU %d..%d (%s)\n",
 				p->index, (long long)p->tid, p->cpu_first, p->cpu_last, pin);
 		else
@@ -86,23 +90,6 @@ static void workers_seen_line(FILE *out, const struct launch_rec *l)
 		cpu_list_text(w->cpus, w->ncpus, cpus, sizeof(cpus)), (unsigned long long)l->async_workers);
 }
 
-static void mode_line(FILE *out, const struct cell_rec *c, const struct launch_rec *l)
-{
-	if (!c->mode_verified || strcmp(l->mode_in_effect, "unknown") == 0)
-		fprintf(out,
-			"# mode: %s requested; mode in effect: not verifiable for this plugin (it exposes no cgocost probe fields)\n",
-			c->requested);
-	else if (strcmp(l->mode_in_effect, "mixed") != 0)
-		fprintf(out, "# mode: %s requested, %s in effect (verified: Extract ran on %s)\n", c->requested,
-			l->mode_in_effect,
-			strcmp(l->mode_in_effect, "async") == 0 ? "another thread than the caller's"
-								: "the calling thread");
-	else
-		fprintf(out, "# mode: %s requested, in effect per plugin (verified) below\n", c->requested);
-	if (c->reason[0])
-		fprintf(out, "# async not in effect: %s\n", c->reason);
-}
-
 static void cost_lines(FILE *out, const struct launch_rec *l)
 {
 	double requests = (double)launch_requests(l), vol = 0, invol = 0;
@@ -154,7 +141,7 @@ static void extract_text(FILE *out, const struct doc *d, const struct cell_rec *
 	report_machine_lines(out, d, c);
 	report_libraries_text(out, "# ", l);
 	fprintf(out, "# allocator: %s (malloc served by %s)\n", c->allocator, c->allocator_path);
-	mode_line(out, c, l);
+	report_mode_text(out, c, l);
 	fprintf(out, "# work: %s, %u field%s per call, %u batches of ~%llu, warm-up %llu\n", work_name(o->work),
 		per_call, per_call == 1 ? "" : "s", o->batches, (unsigned long long)(o->n / o->batches),
 		(unsigned long long)o->warmup);

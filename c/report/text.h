@@ -13,6 +13,10 @@
  * of the launch (extraction), or the lifecycle's lines. */
 void report_run_text(FILE *out, const struct doc *d, const struct cell_rec *c);
 
+/* The cell's mode line (report/text_mode.c): asked, in effect, verified how
+ * (or why not, and a spinning worker the threads' CPU suggests). */
+void report_mode_text(FILE *out, const struct cell_rec *c, const struct launch_rec *l);
+
 /* One launch of one cell (the seed's run): every cell's text and summary,
  * the same-run ratios and, across --gap-us cells, the idle-gap policy. */
 void report_single_text(FILE *out, const struct doc *d);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "base/sysinfo.h"
+#include "plugin/sdkslot.h"
 #include "timing/blocks.h"
 #include "timing/loops.h"
 #include "timing/runner.h"
@@ -23,6 +24,11 @@ void loop_blocks(struct job *j, uint64_t *evt, double per_op, int *dead)
 		.async_in_effect =
 			PROBE_KNOWN(&pr->before, PROBE_TID) ? pr->before.tid != (uint64_t)pr->caller_tid : -1,
 	};
+	char why[160];
+
+	/* no probe fields: the SDK's own state, if the library has one */
+	if (b.async_in_effect < 0 && j->x)
+		b.async_in_effect = sdk_async_in_effect((const void *)j->x->lib->syms.init, j->x->s, why, sizeof(why));
 
 	if (*dead)
 		return;

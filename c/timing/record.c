@@ -267,6 +267,12 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
 	c->gomaxprocs = PROBE_KNOWN(&r->plugins[0].before, PROBE_GOMAXPROCS) ? (int)r->plugins[0].before.gomaxprocs : 0;
 	c->max_handle = lib->max_instances;
 	c->mode_verified = strcmp(effect, "unknown") != 0;
+	snprintf(c->verified_by, sizeof(c->verified_by), "%s",
+		 !c->mode_verified	      ? ""
+		 : r->plugins[0].mode_by_slot ? "sdk-state"
+					      : "probes");
+	snprintf(c->unverifiable, sizeof(c->unverifiable), "%s", c->mode_verified ? "" : r->plugins[0].mode_why);
+	c->by_plugin_config = o->plugin_config != NULL;
 	snprintf(c->requested, sizeof(c->requested), "%s", o->async ? "async" : "sync");
 	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
 	snprintf(c->reason, sizeof(c->reason), "%s", reason ? reason : "");

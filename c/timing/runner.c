@@ -193,6 +193,46 @@ static void noise_record(struct plugin_run *pr, const struct thread_snapshot *a,
 	pr->noise.migrations = a->migrations >= 0 && b->migrations >= 0 ? b->migrations - a->migrations : -1;
 }
 
+/* Async in effect: where the SDK's slot of this instance lies, the lines
+ * each async extraction moves (the last request was answered: it waits). */
+static void slot_look(struct job *j)
+{
+	struct plugin_run *pr = j->pr;
+	char msg[200];
+	int found;
+
+	if (j->sh->scen != SCEN_EXTRACT || j->x == NULL || !j->x->lib->runtime_file[0]) /* a Go plugin's only */
+		return;
+	found = sdk_slot_locate((const void *)j->x->lib->syms.init, j->x->s, &pr->slot, pr->slot_why,
+				sizeof(pr->slot_why)) == 0;
+	pr->slot_looked = 1;
+	if (!found)
+		pr->slot.line_bytes = 0;
+	if (sdk_slot_misplaced(&pr->slot, found, pr->slot_why, msg, sizeof(msg))) {
+		pr->failed = 1;
+		snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, msg);
+	}
+}
+
+/* A plugin without cgocost's probe fields: the mode in effect read from
+ * the SDK's async state of the instance, when the library was built with
+ * the SDK and keeps its symbol table (plugin/sdkslot.h); else why not. */
+static void sdk_mode_after(struct job *j)
+{
+	struct plugin_run *pr = j->pr;
+	int m;
+
+	if (j->sh->scen != SCEN_EXTRACT || j->x == NULL)
+		return;
+	m = sdk_async_in_effect((const void *)j->x->lib->syms.init, j->x->s, pr->mode_why, sizeof(pr->mode_why));
+	if (m < 0)
+		return;
+	pr->mode_known = pr->mode_by_slot = 1;
+	pr->async_in_effect = m;
+	if (m)
+		slot_look(j);
+}
+
 /* The last probe: the plugin served exactly what was asked, and Extract
  * ran on the same kind of thread as at the first probe. */
 static void verify_after(struct job *j)
@@ -229,8 +269,10 @@ static void verify_after(struct job *j)
 			return;
 		}
 	}
-	if (!PROBE_KNOWN(&pr->after, PROBE_TID))
-		return; /* the mode cannot be verified for this plugin */
+	if (!PROBE_KNOWN(&pr->after, PROBE_TID)) {
+		sdk_mode_after(j); /* no probe fields: the SDK's own state, if it has one */
+		return;
+	}
 	pr->mode_known = 1;
 	before = pr->before.tid != (uint64_t)pr->caller_tid;
 	after = pr->after.tid != (uint64_t)pr->caller_tid;
@@ -244,20 +286,8 @@ static void verify_after(struct job *j)
 		return;
 	}
 	pr->async_in_effect = after;
-	/* where the SDK's slot of this instance lies: the lines each async
-	 * extraction moves (the probe was the last request: it waits now) */
-	if (after && j->sh->scen == SCEN_EXTRACT && j->x && j->x->lib->runtime_file[0]) { /* a Go plugin's */
-		char msg[200];
-		int found = sdk_slot_locate((const void *)j->x->lib->syms.init, j->x->s, &pr->slot, pr->slot_why,
-					    sizeof(pr->slot_why)) == 0;
-		pr->slot_looked = 1;
-		if (!found)
-			pr->slot.line_bytes = 0;
-		if (sdk_slot_misplaced(&pr->slot, found, pr->slot_why, msg, sizeof(msg))) {
-			pr->failed = 1;
-			snprintf(pr->error, sizeof(pr->error), "plugin %u: %s", pr->index, msg);
-		}
-	}
+	if (after)
+		slot_look(j);
 }
 
 /* One caller: cold call, probe, warm-up, timed batches, noise, probe. */

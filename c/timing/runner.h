@@ -33,7 +33,9 @@ struct plugin_run {
 	int pinned_cpu;		    /* -1 when not pinned */
 	struct probe before, after; /* untimed probes around warm-up and batches */
 	int async_in_effect;	    /* Extract ran on another thread than the caller */
-	int mode_known;		    /* the plugin told which thread ran Extract (mock.tid) */
+	int mode_known;		    /* the plugin told which thread ran Extract (mock.tid), or the SDK's state did */
+	int mode_by_slot;	    /* known from the SDK's async state of the instance (no probe fields) */
+	char mode_why[160];	    /* not known: why (stripped, not built with the SDK, ...) */
 	int slot_looked;	    /* async in effect: the SDK's slot was looked for */
 	struct sdk_slot slot;	    /* found: line_bytes > 0; else slot_why */
 	char slot_why[160];

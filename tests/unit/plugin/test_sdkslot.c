@@ -85,6 +85,68 @@ static void test_slot_check_refuses(void **state)
 	assert_non_null(strstr(why, "no SDK handle"));
 }
 
+/* The mock read from outside, as a foreign plugin is: async on, the SDK's
+ * state says async; off, sync. The probe's thread is the truth. */
+static void test_async_read_from_outside(void **state)
+{
+	char err[512];
+	(void)state;
+
+	for (int async = 0; async <= 1; async++) {
+		struct extractor x;
+		struct probe p;
+		struct plugin_config c = {
+			.lib = &builtin, .async = async, .work = WORK_BARE, .events = &events, .evtsrc = "cgocost"
+		};
+		int got;
+
+		assert_int_equal(extractor_open(&x, &c, 1, err, sizeof(err)), 0);
+		for (uint64_t e = 0; e < 100; e++)
+			assert_int_equal(extractor_extract(&x, e), EXTRACT_OK);
+		assert_int_equal(extractor_probe(&x, &p, err, sizeof(err)), 0);
+		got = sdk_async_in_effect((const void *)builtin.syms.init, x.s, err, sizeof(err));
+		assert_int_equal(got, p.tid != (uint64_t)thread_id());
+		extractor_close(&x);
+	}
+}
+
+/* Fake slot arrays: no array and an unused slot are sync, the instance
+ * waiting is async, anything else cannot be told. */
+static void test_async_of_fake_slots(void **state)
+{
+	_Alignas(64) unsigned char slots[4 * SDK_SLOT_BYTES];
+	uintptr_t base = (uintptr_t)slots;
+	char why[256];
+	int wait = SDK_SLOT_LOCK_WAIT, busy = 2;
+	void *two = (void *)(uintptr_t)2;
+	(void)state;
+
+	memset(slots, 0, sizeof(slots));
+	assert_int_equal(sdk_async_of(0, two, why, sizeof(why)), 0);
+	assert_int_equal(sdk_async_of(base, two, why, sizeof(why)), 0);
+	memcpy((void *)(base + SDK_SLOT_BYTES + SDK_SLOT_LOCK_AT), &wait, sizeof(wait));
+	memcpy((void *)(base + SDK_SLOT_BYTES + SDK_SLOT_INSTANCE_AT), &two, sizeof(two));
+	assert_int_equal(sdk_async_of(base, two, why, sizeof(why)), 1);
+	memcpy((void *)(base + SDK_SLOT_BYTES + SDK_SLOT_LOCK_AT), &busy, sizeof(busy));
+	assert_int_equal(sdk_async_of(base, two, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "lock 2"));
+	assert_int_equal(sdk_async_of(base, (void *)(uintptr_t)100000, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "no SDK handle"));
+}
+
+/* A library without the SDK's symbol is said so (this program links the
+ * mock: the C library stands for a plugin; Debian ships it stripped, and
+ * either way it holds no SDK). */
+static void test_async_not_an_sdk_plugin(void **state)
+{
+	char why[256];
+	(void)state;
+
+	assert_int_equal(sdk_async_in_effect((const void *)strlen, (void *)(uintptr_t)1, why, sizeof(why)), -1);
+	assert_true(strstr(why, "stripped: no symbol table") != NULL ||
+		    strstr(why, "not built with the plugin SDK for Go") != NULL);
+}
+
 /* The ELF reader finds this test's own local object where it is. */
 static void test_elf_finds_a_local_object(void **state)
 {
@@ -140,9 +202,9 @@ static void test_elf_refuses_bad_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_real_async_slot),
-		cmocka_unit_test(test_slot_check_refuses),
-		cmocka_unit_test(test_elf_finds_a_local_object),
+		cmocka_unit_test(test_real_async_slot),		cmocka_unit_test(test_slot_check_refuses),
+		cmocka_unit_test(test_async_read_from_outside), cmocka_unit_test(test_async_of_fake_slots),
+		cmocka_unit_test(test_async_not_an_sdk_plugin), cmocka_unit_test(test_elf_finds_a_local_object),
 		cmocka_unit_test(test_elf_refuses_bad_files),
 	};
 	(void)sdkslot_marker;

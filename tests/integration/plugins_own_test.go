@@ -1,0 +1,106 @@
+package integration
+
+// Your own plugin (docs/plugins.md, "Measuring your own plugin"), driven
+// with build/libsample.so: a Go plugin built with the plugin SDK, no
+// cgocost probe fields, an async switch of its own that defaults to on.
+// Its mode in effect read from the SDK's state; no timing thresholds.
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sampleEvents = "{\"user\":\"alice\",\"n\":1}\n{\"user\":\"bob\",\"n\":2}\nnot json\n"
+
+func sampleArgs(t *testing.T, lib string, more ...string) []string {
+	t.Helper()
+	args := []string{"--plugin", lib, "--field", "sample.user", "-n", "4000", "--warmup", "200",
+		"--events", writeFile(t, "events.txt", sampleEvents)}
+	return append(args, more...)
+}
+
+func modeLine(t *testing.T, r result) string {
+	t.Helper()
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if strings.HasPrefix(l, "# mode: ") {
+			return l
+		}
+	}
+	t.Fatalf("no mode line in:\n%s", r.stdout)
+	return ""
+}
+
+// The sample's own default configuration turns async on in Init: passed
+// verbatim, the report names async, verified from the SDK's state.
+func TestSamplePluginDefaultIsAsyncInEffect(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"),
+		"--plugin-config", "{}")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	seedLines(t, r, 1, "4000")
+	want := "# mode: set by the plugin's own configuration (--plugin-config), async in effect (verified: the SDK's async slot"
+	if l := modeLine(t, r); !strings.HasPrefix(l, want) {
+		t.Fatalf("mode line %q, want %q...", l, want)
+	}
+}
+
+// {"async":false}: sync in effect, verified.
+func TestSamplePluginSyncConfigIsSyncInEffect(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"),
+		"--plugin-config", `{"async":false}`)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	want := "# mode: set by the plugin's own configuration (--plugin-config), sync in effect (verified: the SDK's async state"
+	if l := modeLine(t, r); !strings.HasPrefix(l, want) {
+		t.Fatalf("mode line %q, want %q...", l, want)
+	}
+}
+
+// The issue's failure: a plugin that turned async on itself must never be
+// reported as sync. Without --plugin-config cgocost asks for sync; the
+// plugin ran async: one line, exit 3, and no figure.
+func TestSamplePluginTurningAsyncOnIsNeverReportedSync(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"))...)
+	if strings.Contains(r.stdout, "sync in effect") {
+		t.Fatalf("a plugin that turned async on was reported sync:\n%s", r.stdout)
+	}
+	if r.code != 3 {
+		t.Fatalf("exit %d, want 3: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	if !strings.Contains(r.stderr, "the SDK's async mode is in effect") || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+		t.Fatalf("want one line naming async in effect, got:\n%s", r.stderr)
+	}
+	if strings.Contains(r.stdout, "ns/extraction") {
+		t.Fatalf("a figure was reported for the wrong mode:\n%s", r.stdout)
+	}
+}
+
+// A stripped copy: no symbol table, so the mode cannot be read; said so,
+// never claimed.
+func TestSamplePluginStrippedNotVerifiable(t *testing.T) {
+	dir := buildDir(t)
+	if _, err := exec.LookPath("strip"); err != nil {
+		t.Skip("no strip")
+	}
+	stripped := filepath.Join(t.TempDir(), "libsample-stripped.so")
+	if out, err := exec.Command("strip", "-o", stripped, filepath.Join(dir, "libsample.so")).CombinedOutput(); err != nil {
+		t.Fatalf("strip: %v: %s", err, out)
+	}
+	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, stripped, "--plugin-config", `{"async":false}`)...)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if l := modeLine(t, r); l != "# mode: sync requested; mode in effect: not verifiable (stripped: no symbol table)" {
+		t.Fatalf("mode line %q", l)
+	}
+	if strings.Contains(r.stdout, "sync in effect") || strings.Contains(r.stdout, "async in effect") {
+		t.Fatalf("a mode was claimed for a stripped plugin:\n%s", r.stdout)
+	}
+}
