@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analyse/verdict.h"
+#include "cli/source.h"
 #include "orchestrate/countgate.h"
 #include "report/export.h"
 
@@ -594,7 +595,8 @@ int options_check(struct options *o, char *err, size_t errlen)
 		return -1;
 	}
 	if (plugin_options_check(o, err, errlen) != 0 || check_exports(o, err, errlen) != 0 ||
-	    check_worker_cpu(o, err, errlen) != 0 || check_slot_offset(o, err, errlen) != 0)
+	    check_worker_cpu(o, err, errlen) != 0 || check_slot_offset(o, err, errlen) != 0 ||
+	    source_resolve(o, err, errlen) != 0)
 		return -1;
 	if (o->ncpus && (uint32_t)o->ncpus < o->plugins * (o->nlibs > 1 ? (uint32_t)o->nlibs : 1)) {
 		snprintf(err, errlen, "--cpus: %d CPUs listed for %u calling threads (one CPU each)", o->ncpus,

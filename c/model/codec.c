@@ -14,6 +14,7 @@
 #include "model/codec_fields.h"
 #include "model/codec_launch.h"
 #include "model/codec_options.h"
+#include "model/codec_source.h"
 
 static void outlier_fields(struct obj *o, void *rec)
 {
@@ -531,6 +532,8 @@ static void doc_fields(struct obj *o, void *rec)
 	}
 	f_sub(o, "machine", codec_machine_fields, &d->machine, NULL);
 	options_field(o, "options", &d->options);
+	if (f_opt(o, "source", &d->has_source))
+		f_sub(o, "source", codec_source_fields, &d->source, NULL);
 	report_fields(o, d);
 	f_list(o, "cells", &d->cells, &d->ncells, cell_fields);
 	f_sub(o, "comparison", comparison_fields, &d->comparison, &d->has_comparison);

@@ -15,6 +15,10 @@ void doc_begin(struct doc *d, const struct machine_rec *m, const struct options 
 	if (m)
 		d->machine = *m;
 	d->options = *o;
+	snprintf(d->source.commit, sizeof(d->source.commit), "%s", o->commit ? o->commit : "");
+	snprintf(d->source.commit_time, sizeof(d->source.commit_time), "%s", o->commit_time ? o->commit_time : "");
+	snprintf(d->source.label, sizeof(d->source.label), "%s", o->label ? o->label : "");
+	d->has_source = o->commit || o->commit_time || o->label;
 }
 
 void *model_append(void **items, size_t *n, size_t size)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "model/options.h"
+#include "model/source.h"
 #include "stats/change.h"
 #include "stats/latency.h"
 #include "stats/sequential.h"
@@ -606,6 +607,11 @@ struct doc {
 	 * from documents before them */
 	int has_floor_counts;
 	struct counts_rec floor_counts[FLOOR_COUNTED];
+	/* where the run comes from (--commit, --commit-time, --label or the CI's
+	 * variables, cli/source.c); absent from documents before it and from
+	 * runs that were told nothing */
+	int has_source;
+	struct source_rec source;
 };
 
 /* Records argv[0..argc) as the document's command (copies); 0, or -1 when

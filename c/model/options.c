@@ -4,6 +4,8 @@
  * (options_latency). */
 #include "model/options.h"
 
+#include "model/source.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -81,6 +83,12 @@ const struct optdef options_table[] = {
 	 .help = "store this run (JSON, written atomically); a run that\nstores or reads a baseline runs launch by launch: a\nbaseline is from another time and cannot be paired"},
 	{.name = "baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(baseline),
 	 .help = "judge this run's absolute cells (under a matching machine\nkey) and ratios against a stored one, unpaired"},
+	{.name = "commit", .arg = "<sha>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(commit), .max = SOURCE_COMMIT_MAX,
+	 .help = "the commit measured (4 to 64 hex digits), in the JSON's\nsource section for cgocost-history (default:\n$CGOCOST_COMMIT, $GITHUB_SHA or $CI_COMMIT_SHA)"},
+	{.name = "commit-time", .arg = "<time>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(commit_time), .max = SOURCE_TIME_MAX,
+	 .help = "that commit's time, RFC 3339 (git show -s --format=%cI;\ndefault: $CGOCOST_COMMIT_TIME or $CI_COMMIT_TIMESTAMP)"},
+	{.name = "label", .arg = "<name>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(label), .max = SOURCE_LABEL_MAX,
+	 .help = "a branch or series name for the source section (default:\n$CGOCOST_LABEL, $GITHUB_REF_NAME or $CI_COMMIT_REF_NAME)"},
 	{.name = "interleave", .arg = "<i>", .group = GROUP_COMPARE, .type = T_INTERLEAVE, .off = AT(interleave),
 	 .help = "pairs (the default of --compare and --against): every cell\nruns short blocks in one long-lived process each, one\nblock at a time, in rounds of random order; each ratio is\ntaken within a round. launches: fresh processes, one\nlaunch of each cell a round (--launches; always for\nbaselines, --allocators and -p > 1)"},
 	{.name = "precision", .arg = "<pct>", .group = GROUP_COMPARE, .type = T_REAL, .off = AT(precision_pct), .max = 100,

@@ -148,6 +148,9 @@ struct options {
 	enum host_calls host_calls; /* --host-calls: K calls of one field, or one call of K */
 	int host_calls_set;
 	uint32_t count; /* --count: enum count_what bits; 0: nothing counted */
+	/* where the run comes from (model/source.h): given, or read from the
+	 * CI's variables by the command line (cli/source.c); NULL: unknown */
+	const char *commit, *commit_time, *label;
 	/* paired runs */
 	enum interleave interleave; /* --interleave: pairs or launches (auto: pairs where they apply) */
 	int paired;		    /* derived: this run compares in paired blocks */
@@ -225,7 +228,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 66
+#define OPT_COUNT 69
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

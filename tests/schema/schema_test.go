@@ -147,12 +147,15 @@ func TestDriverOutputMatchesSchema(t *testing.T) {
 		{"json field", nil, fine, bench, []string{"--work", "json", "--payload-size", "2048", "-n", "2000"}},
 		{"per event, both, paired", nil, fine, host, []string{"--plugin", cmock, "--per-event", "3", "--host-calls", "both", "--time", "1", "--warmup", "100"}},
 		{"per event, batched, C plugin", nil, fine, host, []string{"--plugin", cmock, "--per-event", "4", "--host-calls", "batched", "-n", "2000", "--launches", "2"}},
+		// where the run comes from: given, and from a CI's variables
+		{"source", nil, fine, bench, []string{"-n", "2000", "--commit", "78eae77", "--commit-time", "2026-12-03T10:05:34+00:00", "--label", "main"}},
+		{"source from CI variables", []string{"GITHUB_SHA=59d9aaa559568d812e44bb81d4e8c5e2cb58726f", "GITHUB_REF_NAME=main", "CI_COMMIT_TIMESTAMP=2026-12-02T00:43:32Z"}, fine, bench, []string{"-n", "2000"}},
 	}
 	// make check (go test -short): a handful of modes, in seconds: a plain
 	// run sync and async, a paired comparison, a saved baseline and a run
 	// judged against it, a C plugin in the host (make test runs them all)
 	quick := map[string]bool{"sync": true, "async": true, "paired compare": true, "save baseline": true,
-		"baseline": true, "C plugin": true}
+		"baseline": true, "C plugin": true, "source": true}
 	for _, m := range modes {
 		if testing.Short() && !quick[m.name] {
 			continue
