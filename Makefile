@@ -135,7 +135,7 @@ TEST_DOCS = $(filter test-docs test-fuzz,$(TEST_EXTRA))
 TEST_MAIN = test-unit test-go test-integration test-format $(filter-out $(TEST_SIDE) $(TEST_DOCS),$(TEST_EXTRA))
 test: ## set up, build, run every test (unit, Go, integration, schema, docs, format)
 	@$(MAKE) --no-print-directory setup
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(TIMES_TOOL)
 	@$(MAKE) --no-print-directory -j3 -Otarget test-stream-main test-stream-docs test-stream-side
 
 # Each stream runs its targets one at a time and says how long each took
@@ -287,7 +287,7 @@ alloc-matrix: all | setup-alloc+mongocrypt ## scenario x allocator: lifecycle, e
 test-go: ## gofmt, go vet of every package, the Go tests that need no build
 	@test -z "$$(gofmt -l plugin-mock tests go 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l plugin-mock tests go; exit 1; }
 	$(GOCMD) vet ./plugin-mock/... ./tests/... ./go/...
-	$(GOCMD) test -count=1 ./plugin-mock/... ./tests/layers/...
+	$(GOCMD) test -count=1 ./plugin-mock/... ./tests/layers/... ./go/cmd/testtimes/...
 
 # End to end: both executables in every mode, exit codes, bad input. The
 # tests that mostly wait (for a child to hang, stall or die) run beside each
@@ -297,8 +297,8 @@ test-go: ## gofmt, go vet of every package, the Go tests that need no build
 # machine's load reached (the suites took more than 600 s beside another
 # job's tests, no test stuck); each test bounds its own runs
 INTEGRATION_GOTEST := test -count=1 -parallel 3 -timeout 30m
-test-integration: $(EXES) ## the executables end to end: modes, plugins, exit codes, bad input
-	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) $(INTEGRATION_GOTEST) ./tests/integration/...
+test-integration: $(EXES) $(TIMES_TOOL) ## the executables end to end: modes, plugins, exit codes, bad input
+	$(call timed,integration,CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) $(INTEGRATION_GOTEST) -json ./tests/integration/...)
 
 # One C style, .clang-format's, checked (Debian's clang-format).
 test-format: | setup-format ## every C file formatted as .clang-format says

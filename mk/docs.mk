@@ -14,8 +14,8 @@
 
 # The smoke forms alone can take ten minutes on a loaded machine: past go
 # test's default 10 m limit.
-test-docs: $(EXES) ## every short command the docs show, run as documented
-	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 -timeout 40m ./tests/docs/...
+test-docs: $(EXES) $(TIMES_TOOL) ## every short command the docs show, run as documented
+	$(call timed,docs,CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -json -count=1 -timeout 40m ./tests/docs/...)
 
 check-docs-long: $(EXES) ## the docs' long commands too (an hour or more)
 	CGOCOST_BUILD=$(abspath $(BUILD)) CGOCOST_DOCS_LONG=1 \

@@ -35,7 +35,7 @@ SAN_SKIP_TESTS := TestAsyncVerdictNeedsTwoCPUs|TestSequentialGateStopsEarly|Test
 .PHONY: sanitize
 TEST_EXTRA += sanitize
 
-sanitize: $(BUILD)/libmock.a $(BUILD)/libmock.so ## the driver, preload and unit tests under ASan+UBSan, then their tests
+sanitize: $(BUILD)/libmock.a $(BUILD)/libmock.so $(TIMES_TOOL) ## the driver, preload and unit tests under ASan+UBSan, then their tests
 	@mkdir -p $(SAN_BUILD) $(SAN_UB_BUILD)
 	@cp -p $(BUILD)/libmock.a $(BUILD)/libmock.so $(BUILD)/libmock.h $(BUILD)/.modules $(SAN_BUILD)/
 	@cp -p $(BUILD)/libmock.a $(BUILD)/libmock.so $(BUILD)/libmock.h $(BUILD)/.modules $(SAN_UB_BUILD)/
@@ -43,8 +43,8 @@ sanitize: $(BUILD)/libmock.a $(BUILD)/libmock.so ## the driver, preload and unit
 		all $(patsubst $(BUILD)/%,$(SAN_BUILD)/%,$(UNIT_BINS))
 	@$(MAKE) --no-print-directory BUILD=$(SAN_UB_BUILD) CFLAGS='$(SAN_FLAGS) -fsanitize=undefined' all
 	$(SAN_ENV) $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) test-unit
-	$(SAN_ENV) CGOCOST_SANITIZER=address CGOCOST_BUILD=$(abspath $(SAN_BUILD)) \
-		$(GOCMD) $(INTEGRATION_GOTEST) -skip '^($(SAN_SKIP_TESTS))$$' ./tests/integration/...
+	$(call timed,integration-asan,$(SAN_ENV) CGOCOST_SANITIZER=address CGOCOST_BUILD=$(abspath $(SAN_BUILD)) \
+		$(GOCMD) $(INTEGRATION_GOTEST) -json -skip '^($(SAN_SKIP_TESTS))$$' ./tests/integration/...)
 	$(SAN_ENV) CGOCOST_SANITIZER=undefined CGOCOST_BUILD=$(abspath $(SAN_UB_BUILD)) \
 		$(GOCMD) test -count=1 -run '$(SAN_ALLOC_TESTS)' ./tests/integration/...
 	@echo "sanitize: unit and integration tests (but SAN_SKIP_TESTS) passed under ASan+UBSan, the allocator swaps under UBSan"
