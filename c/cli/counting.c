@@ -13,11 +13,13 @@
 #include "cli/cli.h"
 #include "orchestrate/count.h"
 #include "orchestrate/plan.h"
+#include "orchestrate/progress.h"
 
 static int run_count_single(const struct options *o, struct doc *d)
 {
 	char exe[PATH_MAX], err[1024];
 	struct counts_rec *r;
+	struct progress line;
 	int status = EXIT_OK;
 
 	if (d->ncells != 1) {
@@ -33,14 +35,18 @@ static int run_count_single(const struct options *o, struct doc *d)
 	memset(r, 0, sizeof(*r));
 	d->cells[0].has_counts = 1;
 	interrupt_doing("the counts, after the measurement");
+	progress_begin(&line, o, 0);
+	progress_show(&line, "counting instructions (valgrind)", "");
 	if ((o->count & COUNT_INSTRUCTIONS) && count_instructions(o, exe, r, err, sizeof(err)) != EXIT_OK) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		status = EXIT_RUN_FAILED;
 	}
+	progress_show(&line, "counting system calls (perf stat)", "");
 	if ((o->count & COUNT_SYSCALLS) && count_syscalls(o, exe, r, err, sizeof(err)) != EXIT_OK) {
 		fprintf(stderr, "%s: %s\n", prog, err);
 		status = EXIT_RUN_FAILED;
 	}
+	progress_end(&line);
 	return status;
 }
 
@@ -49,6 +55,8 @@ static int run_count_single(const struct options *o, struct doc *d)
 struct plan_count {
 	const struct options *o;
 	int failed[2]; /* instructions, system calls */
+	struct progress line;
+	int done, total; /* cells counted, to count */
 };
 
 /* The counts asked of one cell (floor: 0, or 1 + the floor's kind), named
@@ -62,6 +70,8 @@ static int count_one(struct plan_count *pc, const struct variant *v, int floor, 
 	count_lengths(pc->o, r); /* a cell's whose one count is left out too */
 	snprintf(doing, sizeof(doing), "the counts of %s, after the measurement", what);
 	interrupt_doing(doing);
+	snprintf(doing, sizeof(doing), "counting %d of %d: %s", ++pc->done, pc->total, what);
+	progress_show(&pc->line, doing, "");
 	if (pc->o->count & COUNT_INSTRUCTIONS) {
 		if (v->async && !floor) {
 			snprintf(r->instructions_not_counted, sizeof(r->instructions_not_counted), "%s",
@@ -113,6 +123,8 @@ static int run_count_plan(const struct options *o, struct doc *d)
 		free(p);
 		return EXIT_RUN_FAILED;
 	}
+	pc.total = p->nself + (o->kind == RUN_ANATOMY ? FLOOR_COUNTED : 0);
+	progress_begin(&pc.line, o, 0);
 	for (int i = 0; i < p->nself; i++) {
 		d->cells[i].has_counts = 1;
 		status |= count_one(&pc, &p->v[i], 0, d->cells[i].name, &d->cells[i].counts);
@@ -123,6 +135,7 @@ static int run_count_plan(const struct options *o, struct doc *d)
 			status |= count_one(&pc, &p->v[0], 1 + k, floor_kind_name((enum floor_kind)k),
 					    &d->floor_counts[k]);
 	}
+	progress_end(&pc.line);
 	plan_free(p);
 	free(p);
 	return status ? EXIT_RUN_FAILED : EXIT_OK;

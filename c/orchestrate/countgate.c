@@ -13,6 +13,7 @@
 #include "orchestrate/count.h"
 #include "orchestrate/launch.h"
 #include "orchestrate/plan.h"
+#include "orchestrate/progress.h"
 
 /* The probe launches' -n at most, and their argument lists' room. */
 #define COUNT_GATE_PROBE_N     1000
@@ -162,6 +163,7 @@ int count_gate_run(const struct options *o, const char *self, const char *other,
 		   struct doc *d, struct doc *base, char *err, size_t errlen)
 {
 	struct side sides[2];
+	struct progress line;
 	uint64_t start = now_ns(), round_ns = 0;
 	size_t want = o->time_s > 0 ? COUNT_PAIRS_MAX : COUNT_GATE_PAIRS;
 	int status = EXIT_OK;
@@ -183,19 +185,24 @@ int count_gate_run(const struct options *o, const char *self, const char *other,
 	sides[1].o.async_extra_ns = 0;
 	doc_begin(d, m, o);
 	doc_begin(base, m, o);
+	progress_begin(&line, o, o->time_s);
 	status = probe_sides(sides, err, errlen);
 	for (size_t p = 0; status == EXIT_OK && p < want; p++) {
 		uint64_t t0 = now_ns();
 		double spent = (double)(t0 - start) / 1e9;
+		char done[64];
 		/* a --time budget: the next round only when one as long as the
 		 * last still fits */
 		if (o->time_s > 0 && p > 0 && spent + (double)round_ns / 1e9 > o->time_s)
 			break;
+		snprintf(done, sizeof(done), "counted pairs of runs: %zu of %zu a build", p, want);
+		progress_show(&line, done, "");
 		/* the builds alternate which goes first, and so do the lengths */
 		for (int k = 0; status == EXIT_OK && k < 2; k++)
 			status = side_pair(&sides[(p + (size_t)k) % 2], (int)((p / 2) % 2), err, errlen);
 		round_ns = now_ns() - t0;
 	}
+	progress_end(&line);
 	for (int k = 0; k < 2; k++)
 		sides[k].r.pairs = (uint32_t)sides[k].r.instructions.npairs;
 	if (status == EXIT_OK &&
