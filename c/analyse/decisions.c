@@ -245,7 +245,8 @@ int decide(struct doc *d)
 		{ DECISION_POOLING, "bench --scenario lifecycle --launches 10", "a reused instance", "a fresh instance",
 		  "reuse", "alloc", "pool instances", "allocate instances" },
 	};
-	static const char *const async[] = { "async/sync lib=archive wall" };
+	const char *async[2] = { "async/sync lib=archive wall", NULL };
+	size_t nasync = 1;
 	static const char *const link[] = { "shared/archive mode=sync wall" };
 	static const char *const language[] = { "go sync/c lib=archive wall" };
 	static const char *const pooling[] = {
@@ -258,7 +259,13 @@ int decide(struct doc *d)
 
 	if (r == NULL)
 		return -1;
-	decide_ratio(&r[DECISION_ASYNC], d, &qs[0], async, 1);
+	/* your plugin's --compare: its own async/sync, named after it */
+	for (size_t k = 0; d->has_paired && k < d->paired.nratios; k++)
+		if (strncmp(d->paired.ratios[k].name, "async/sync plugin=", 18) == 0) {
+			async[nasync++] = d->paired.ratios[k].name;
+			break;
+		}
+	decide_ratio(&r[DECISION_ASYNC], d, &qs[0], async, nasync);
 	async_in_round_trips(&r[DECISION_ASYNC], d);
 	decide_ratio(&r[DECISION_LINK], d, &qs[1], link, 1);
 	decide_ratio(&r[DECISION_LANGUAGE], d, &qs[2], language, 1);

@@ -5,7 +5,9 @@
  * Each decision rests on one figure, a ratio and its interval at the
  * document's level (a paired run's estimate and signed-rank interval, else
  * the ratio's median and its interval over launches):
- *   async    <- "async/sync lib=archive wall" (--compare)
+ *   async    <- "async/sync lib=archive wall" (--compare), or your plugin's
+ *               "async/sync plugin=FILE wall" (--compare --plugin FILE
+ *               --sync-config --async-config)
  *   link     <- "shared/archive mode=sync wall" (--compare)
  *   language <- "go sync/c lib=archive wall" (--compare)
  *   pooling  <- "reuse/alloc lib=L mode=M wall" (--scenario lifecycle)

@@ -79,6 +79,12 @@ int ratios_define(const struct ratio_cell *cells, int nself, int ncells, const s
 				  find(cells, 0, nself, "bench-textbook", m), 0);
 		}
 	}
+	/* your plugin's two configurations: the async cell over the sync one */
+	if (o->kind == RUN_PLUGIN_COMPARE && nself == 2 && o->nlibs == 1) {
+		const char *slash = strrchr(o->libs[0], '/');
+		snprintf(name, sizeof(name), "async/sync plugin=%s wall", slash ? slash + 1 : o->libs[0]);
+		rc |= add(pr, name, cells[1].async ? 1 : 0, cells[1].async ? 0 : 1, 0);
+	}
 	/* --host-calls both: a batched cell right after its per-field one */
 	for (int i = 0; o->kind == RUN_PER_EVENT && i + 1 < nself; i++)
 		if (cells[i].host_calls == HOST_CALLS_PER_FIELD && cells[i + 1].host_calls == HOST_CALLS_BATCHED &&

@@ -42,6 +42,8 @@ static const struct run_row rows[RUN_KINDS] = {
 	[RUN_ALLOCATORS] = { RUN_ALLOCATORS, OUTPUT_REPORT, allocators_changes, report_allocators_text, NULL },
 	[RUN_INTERFERENCE] = { RUN_INTERFERENCE, OUTPUT_REPORT, NULL, report_interference_text, NULL },
 	[RUN_PER_EVENT] = { RUN_PER_EVENT, OUTPUT_REPORT, NULL, report_launches_text, report_per_event_paired_text },
+	[RUN_PLUGIN_COMPARE] = { RUN_PLUGIN_COMPARE, OUTPUT_REPORT, NULL, report_plugin_compare_text,
+				 report_plugin_compare_text },
 };
 
 const struct run_row *run_row(const struct options *o)

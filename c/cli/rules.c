@@ -38,9 +38,10 @@ static int plugin_options_check(const struct options *o, char *err, size_t errle
 		snprintf(err, errlen, "%s applies to a plugin library: name one with --plugin PATH", needs);
 		return -1;
 	}
-	if (o->nlibs && o->compare) {
+	if (o->nlibs && o->compare && !o->sync_config) {
 		snprintf(err, errlen,
-			 "--compare (archive/shared x sync/async of the built-in mock) has no meaning with --plugin");
+			 "--compare with --plugin runs the plugin's own two configurations: give them with "
+			 "--sync-config JSON --async-config JSON");
 		return -1;
 	}
 	if (o->alloc_bytes && !o->busy) {
@@ -541,9 +542,13 @@ static int check_topology(const struct options *o, char *err, size_t errlen)
 
 int options_check(struct options *o, char *err, size_t errlen)
 {
-	int comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
-			o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
+	int comparing;
 
+	/* first: --against-plugin stands for an --against of this build */
+	if (own_plugin_check(o, err, errlen) != 0)
+		return -1;
+	comparing = o->compare || o->anatomy || o->against || o->baseline || o->save_baseline || o->nallocators ||
+		    o->interference || (o->per_event && o->host_calls == HOST_CALLS_BOTH);
 	if (check_topology(o, err, errlen) != 0)
 		return -1;
 	if (counting_gate(o) && !o->n_set)

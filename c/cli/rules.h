@@ -15,6 +15,11 @@
  * when --interleave pairs is asked for and refused. */
 const char *options_unpairable(const struct options *o);
 
+/* Your own plugin's options (cli/ownplugin.c): --sync-config and
+ * --async-config (--compare of one --plugin's two configurations). 0, or
+ * -1 with a message. */
+int own_plugin_check(struct options *o, char *err, size_t errlen);
+
 /* The conflicts between options, and the defaults that depend on others.
  * 0, or -1 with a message. */
 int options_check(struct options *o, char *err, size_t errlen);

@@ -24,7 +24,7 @@ static enum run_kind kind_of(const struct options *o)
 	if (o->nsweep)
 		return RUN_SWEEP;
 	if (o->compare)
-		return RUN_COMPARE;
+		return o->sync_config ? RUN_PLUGIN_COMPARE : RUN_COMPARE;
 	if (o->anatomy)
 		return RUN_ANATOMY;
 	if (o->nallocators)
@@ -65,6 +65,7 @@ static enum run_method method_of(const struct options *o, enum run_kind k)
 			return METHOD_COUNTED;
 		break;
 	case RUN_COMPARE:
+	case RUN_PLUGIN_COMPARE:
 	case RUN_ANATOMY:
 	case RUN_ALLOCATORS:
 	case RUN_INTERFERENCE:

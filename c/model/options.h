@@ -84,8 +84,11 @@ struct options {
 	uint64_t extra_ns;	   /* --extra-ns: calibrated slowdown inside Extract */
 	int floors;		   /* --floors: measure the floors in the same run */
 	const char *plugin_config; /* --plugin-config: init string passed verbatim */
-	uint32_t stall_timeout_s;  /* --stall-timeout: give up when a caller is stuck */
-	uint32_t launches;	   /* --launches: fresh processes the measurement repeats in */
+	/* --compare --plugin: the plugin's own configurations of its two
+	 * cells, each passed verbatim, each cell's mode verified */
+	const char *sync_config, *async_config;
+	uint32_t stall_timeout_s; /* --stall-timeout: give up when a caller is stuck */
+	uint32_t launches;	  /* --launches: fresh processes the measurement repeats in */
 	int launches_set;
 	enum format format;		      /* --format */
 	const char *exports[OPT_MAX_EXPORTS]; /* --export FORMAT=FILE, repeatable (report/export.h) */
@@ -228,7 +231,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 69
+#define OPT_COUNT 71
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

@@ -11,7 +11,7 @@ const char *run_kind_name(enum run_kind k)
 		[RUN_SINGLE] = "single",	   [RUN_LAUNCHES] = "launches",
 		[RUN_COMPARE] = "compare",	   [RUN_ANATOMY] = "anatomy",
 		[RUN_ALLOCATORS] = "allocators",   [RUN_INTERFERENCE] = "interference",
-		[RUN_PER_EVENT] = "per-event",
+		[RUN_PER_EVENT] = "per-event",	   [RUN_PLUGIN_COMPARE] = "plugin-compare",
 	};
 	return k >= 0 && k < RUN_KINDS ? names[k] : "unresolved";
 }

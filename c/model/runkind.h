@@ -23,6 +23,7 @@ enum run_kind {
 	RUN_ALLOCATORS,	    /* --allocators: one cell per allocator */
 	RUN_INTERFERENCE,   /* --interference: alone, beside an idle library, beside a busy one */
 	RUN_PER_EVENT,	    /* --per-event K --host-calls both: per-field and batched, paired */
+	RUN_PLUGIN_COMPARE, /* --compare --plugin P --sync-config --async-config: P's two configurations, paired */
 	RUN_KINDS
 };
 

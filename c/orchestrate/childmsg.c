@@ -10,6 +10,15 @@
 
 int childmsg_ready(const struct block_reply *ready, const struct variant *v, char *err, size_t errlen)
 {
+	if (ready->async_in_effect >= 0 && ready->async_in_effect != v->async && v->plugin_config) {
+		snprintf(
+			err, errlen,
+			"paired launch of %s: the plugin's --%s-config %s ran %s (the mode in effect, verified): refusing "
+			"to pair it",
+			v->exe, v->async ? "async" : "sync", v->plugin_config,
+			ready->async_in_effect ? "async" : "sync");
+		return -1;
+	}
 	if (ready->async_in_effect >= 0 && ready->async_in_effect != v->async) {
 		snprintf(err, errlen, "paired launch of %s: %s was asked for, but Extract ran %s: refusing to pair it",
 			 v->exe, v->async ? "async" : "sync",

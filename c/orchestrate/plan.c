@@ -164,6 +164,16 @@ static int add_build(struct plan *p, const char *exe, const struct options *o, i
 	}
 	if (o->kind == RUN_PER_EVENT)
 		return add_per_event(p, exe, o, err, errlen);
+	if (o->kind == RUN_PLUGIN_COMPARE) {
+		/* the plugin's two configurations: sync, then async */
+		if (add_variant(p, exe, 0, err, errlen) != 0)
+			return -1;
+		p->v[p->nv - 1].plugin_config = o->sync_config;
+		if (add_variant(p, exe, 1, err, errlen) != 0)
+			return -1;
+		p->v[p->nv - 1].plugin_config = o->async_config;
+		return 0;
+	}
 	if (o->kind != RUN_COMPARE)
 		return add_variant(p, exe, o->async, err, errlen);
 	/* --compare: the archive build and its shared sibling, sync and async */
@@ -263,6 +273,13 @@ int child_args(const struct options *o, const struct variant *v, char **argv, in
 	if (v->plugin[0]) {
 		co.libs[0] = v->plugin;
 		co.nlibs = 1;
+	}
+	/* the plugin's own configuration sets the mode: the child asks for
+	 * none (-a is cgocost's configuration) and the parent checks the
+	 * mode it reports against v->async */
+	if (v->plugin_config) {
+		co.plugin_config = v->plugin_config;
+		co.async = 0;
 	}
 	if (o->kind == RUN_INTERFERENCE) {
 		co.idle = v->beside == 1 ? o->busy : NULL;

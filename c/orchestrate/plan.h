@@ -24,15 +24,17 @@
 struct variant {
 	char exe[PATH_MAX];
 	int async;
-	const char *malloc_name; /* NULL: the options' --malloc */
-	int work;		 /* enum work, or -1: the options' --work */
-	int minimal;		 /* bench-minimal or bench-textbook: the textbook loop, -n and -a, seed lines only */
-	char plugin[PATH_MAX];	 /* "": the options' --plugin; else this one library */
-	int beside;		 /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
-	int base;		 /* the --against build: no injected slowdown reaches it */
-	int host_calls;		 /* enum host_calls of a --host-calls both cell; -1: the options' */
-	int stalled;		 /* launches that stalled and were run again */
-	struct cell_rec *cells;	 /* its cells with their launches, filled by plan_run */
+	const char *malloc_name;   /* NULL: the options' --malloc */
+	int work;		   /* enum work, or -1: the options' --work */
+	int minimal;		   /* bench-minimal or bench-textbook: the textbook loop, -n and -a, seed lines only */
+	char plugin[PATH_MAX];	   /* "": the options' --plugin; else this one library */
+	int beside;		   /* --interference: 0 alone, 1 the --busy library idle, 2 busy */
+	int base;		   /* the --against build: no injected slowdown reaches it */
+	int host_calls;		   /* enum host_calls of a --host-calls both cell; -1: the options' */
+	const char *plugin_config; /* the plugin's own configuration of this cell (verbatim; its mode
+				    * is async's, verified); NULL: the options' */
+	int stalled;		   /* launches that stalled and were run again */
+	struct cell_rec *cells;	   /* its cells with their launches, filled by plan_run */
 	size_t ncells;
 	char *identity; /* what its first launch measured (model/codec_identity.h); malloc'd */
 };

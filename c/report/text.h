@@ -59,6 +59,10 @@ void report_anatomy_text(FILE *out, const struct doc *d);
 void report_allocators_text(FILE *out, const struct doc *d);
 /* A paired run: how it was made, its cells and its ratios over generations. */
 void report_paired_text(FILE *out, const struct doc *d);
+
+/* Your plugin's --compare of its two configurations (text_ownplugin.c):
+ * the paired table, each cell's verified mode, the async decision line. */
+void report_plugin_compare_text(FILE *out, const struct doc *d);
 /* The comparison against a base and the verdict, when there is one. */
 void report_comparison_text(FILE *out, const struct doc *d);
 

@@ -104,3 +104,41 @@ func TestSamplePluginStrippedNotVerifiable(t *testing.T) {
 		t.Fatalf("a mode was claimed for a stripped plugin:\n%s", r.stdout)
 	}
 }
+
+// Your plugin's two configurations, paired: the two cells, each in the
+// mode its configuration sets (verified), and the async decision line for
+// this plugin. No figure is asserted: only that it is there.
+func TestSamplePluginCompareSyncAsync(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench-host"), nil, "--compare", "--plugin", filepath.Join(dir, "libsample.so"),
+		"--field", "sample.user", "--events", writeFile(t, "events.txt", sampleEvents),
+		"--sync-config", `{"async":false}`, "--async-config", `{"async":true}`, "--time", "4")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	for _, want := range []string{
+		"# cell lib=libsample/mode=sync/work=noop/p=1: the plugin's sync configuration, sync in effect (verified: the SDK's async state",
+		"# cell lib=libsample/mode=async/work=noop/p=1: the plugin's async configuration, async in effect (verified: the SDK's async state",
+		"async/sync plugin=libsample.so wall",
+		"# decision: async for this plugin (async/sync plugin=libsample.so wall): ",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("no %q in:\n%s", want, r.stdout)
+		}
+	}
+	if !strings.Contains(r.stdout, "flips when: ") {
+		t.Fatalf("the decision line has no flip condition:\n%s", r.stdout)
+	}
+}
+
+// A configuration that does not run the mode of its cell is a failed run,
+// never a comparison of two sync cells.
+func TestSamplePluginCompareRefusesWrongMode(t *testing.T) {
+	dir := buildDir(t)
+	r := run(t, filepath.Join(dir, "bench-host"), nil, "--compare", "--plugin", filepath.Join(dir, "libsample.so"),
+		"--field", "sample.user", "--events", writeFile(t, "events.txt", sampleEvents),
+		"--sync-config", `{"async":false}`, "--async-config", `{"async":false}`, "--time", "2")
+	if r.code != 3 || !strings.Contains(r.stderr, "--async-config {\"async\":false} ran sync") {
+		t.Fatalf("exit %d, want 3 naming the async cell's mode: %s", r.code, r.stderr)
+	}
+}

@@ -390,6 +390,7 @@ var kindResolvers = map[string]bool{
 	"cli/args.c":            true,
 	"cli/parsers.c":         true,
 	"cli/rules.c":           true,
+	"cli/ownplugin.c":       true, // the rules of your own plugin's options
 	"cli/runkind.c":         true,
 }
 
