@@ -17,6 +17,9 @@ const (
 	longTimeout  = 60 * time.Minute
 	// longEnv makes TestCommands run the long commands too (make check-docs-long).
 	longEnv = "CGOCOST_DOCS_LONG"
+	// shardEnv (k/N) makes it run only the long commands of shard k of N
+	// (shard.go), with every short one.
+	shardEnv = "CGOCOST_DOCS_SHARD"
 )
 
 // repoRoot is the directory holding go.mod (testbuild.Root).
@@ -31,6 +34,8 @@ type corpus struct {
 	docs  []string // README.md first, then docs/*.md, sorted
 	parse map[string]Doc
 	long  map[string]int
+	// docs/long-commands.txt and docs/long-ledger.tsv as read
+	longText, ledgerText string
 	// the long forms' own limits (a timeout: line), where the hour is too short
 	timeouts map[string]time.Duration
 }
@@ -57,6 +62,10 @@ func load(t *testing.T, root string) corpus {
 		t.Fatal(err)
 	}
 	c.long = ParseLong(string(text))
+	c.longText = string(text)
+	if l, err := os.ReadFile(filepath.Join(root, "docs", "long-ledger.tsv")); err == nil {
+		c.ledgerText = string(l)
+	}
 	c.timeouts = map[string]time.Duration{}
 	smokes, _ := ParseSmoke(string(text)) // its problems are TestSmokeFormat's
 	for _, s := range smokes {
@@ -148,10 +157,34 @@ func TestCommands(t *testing.T) {
 	runLong := os.Getenv(longEnv) == "1"
 	env := []string{}
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, longEnv+"=") { // make test inside the long run stays short
+		// make test inside the long run stays short
+		if !strings.HasPrefix(kv, longEnv+"=") && !strings.HasPrefix(kv, shardEnv+"=") {
 			env = append(env, kv)
 		}
 	}
+	// the long commands of this shard (all of them without SHARD), and the
+	// ledger their runs are written to
+	inShard := func(string) bool { return true }
+	shard := "-"
+	var longs []string
+	if runLong {
+		smokes, _ := ParseSmoke(c.longText)
+		for _, sm := range smokes {
+			longs = append(longs, sm.Long)
+		}
+		if v := os.Getenv(shardEnv); v != "" {
+			k, n, err := ParseShard(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ledger, _, _ := ParseLedger(c.ledgerText)
+			plan := Plan(smokes, ledger, n)
+			t.Logf("%s", plan)
+			inShard = func(cmd string) bool { return plan.Of[cmd] == k }
+			shard = v
+		}
+	}
+	commit := commitOf(root)
 	var total time.Duration
 	ran, skipped := 0, 0
 	longDone := map[string]bool{} // a long command shown twice runs once
@@ -160,7 +193,7 @@ func TestCommands(t *testing.T) {
 		for _, cmd := range c.parse[name].Commands {
 			_, long := c.long[cmd.Text]
 			switch {
-			case long && !runLong:
+			case long && (!runLong || !inShard(cmd.Text)):
 				skipped++
 			case long && longDone[cmd.Text]:
 				t.Logf("%s:%d: %s is shown earlier and runs there only", cmd.File, cmd.Line, cmd.Text)
@@ -183,10 +216,22 @@ func TestCommands(t *testing.T) {
 						timeout = d
 					}
 				}
+				var code int
 				t.Run(lineName(cmd.Line), func(t *testing.T) {
-					d := check(t, dir, env, cmd, timeout)
+					var d time.Duration
+					d, code = check(t, dir, env, cmd, timeout)
 					total += d
 					ran++
+					if _, long := c.long[cmd.Text]; long && runLong {
+						e := LedgerEntry{Command: cmd.Text, Outcome: "pass", Commit: commit,
+							Date: time.Now().UTC().Format(time.RFC3339), Machine: machineOf(), Seconds: d.Seconds(), Shard: shard}
+						if t.Failed() {
+							e.Outcome = fmt.Sprintf("fail (exit %d)", code)
+						}
+						if err := RecordLedger(filepath.Join(root, "docs", "long-ledger.tsv"), e, longs); err != nil {
+							t.Errorf("the ledger: %v", err)
+						}
+					}
 				})
 			}
 		})
@@ -237,7 +282,7 @@ func otherVerdict(got, want int) bool {
 // false-positive rate and a power below 1 on a loaded machine, so a
 // command that ends with another verdict than the documented one
 // (otherVerdict) is run once more before it counts as a failure.
-func check(t *testing.T, dir string, env []string, cmd Command, timeout time.Duration) time.Duration {
+func check(t *testing.T, dir string, env []string, cmd Command, timeout time.Duration) (time.Duration, int) {
 	t.Helper()
 	start := time.Now()
 	code, out, err := run(dir, env, cmd.Text, timeout)
@@ -266,7 +311,10 @@ func check(t *testing.T, dir string, env []string, cmd Command, timeout time.Dur
 	default:
 		t.Logf("%s:%d: exit %d in %.1f s: %s", cmd.File, cmd.Line, code, d.Seconds(), cmd.Text)
 	}
-	return d
+	if err != nil {
+		code = -1
+	}
+	return d, code
 }
 
 // run runs text with bash -c in its own process group, which is killed as a

@@ -28,6 +28,11 @@ package docs
 //   - timeout: how long make check-docs-long lets the long form run (a Go
 //     duration), when the default hour is too short for it; a comment above
 //     says why.
+//   - estimate: how long the long form takes alone on the reference machine
+//     (a Go duration), for the plan of make check-docs-long SHARD=k/N until
+//     the ledger (docs/long-ledger.tsv) has a passing run of it; required.
+//   - with: another long command whose shard this one runs in, because it
+//     reads what that one writes (benchstat of make bench-mongocrypt's file).
 //
 // A smoke form must be the same command as its long one, smaller
 // (SameCommand): the same executable or make targets, and every option and
@@ -49,8 +54,12 @@ type Smoke struct {
 	Covered string        // why make test runs the long command itself
 	Exit    []int         // the exit statuses allowed; empty: the long command's documented one
 	Timeout time.Duration // the long form's limit under make check-docs-long; 0: the default
-	Expect  []*regexp.Regexp
-	Files   []SmokeFile
+	// how long the long form takes alone on the reference machine, for the
+	// shards' plan until the ledger has a passing run (shard.go)
+	Estimate time.Duration
+	With     string // the long command whose shard this one runs in (it reads what that one writes)
+	Expect   []*regexp.Regexp
+	Files    []SmokeFile
 }
 
 // SmokeFile is an output file of a smoke form and what it must hold.
@@ -106,6 +115,15 @@ func ParseSmoke(text string) ([]Smoke, []string) {
 				}
 				s.Exit = append(s.Exit, n)
 			}
+		case "estimate":
+			d, err := time.ParseDuration(val)
+			if err != nil || d <= 0 {
+				bad(line, "estimate: %q is no duration above zero (40s, 12m)", val)
+				continue
+			}
+			s.Estimate = d
+		case "with":
+			s.With = val
 		case "timeout":
 			d, err := time.ParseDuration(val)
 			if err != nil || d <= 0 {
@@ -129,10 +147,20 @@ func ParseSmoke(text string) ([]Smoke, []string) {
 			}
 			s.Files = append(s.Files, SmokeFile{Name: name, Want: re})
 		default:
-			bad(line, "unknown keyword %q (smoke, expect, file, exit, covered or timeout)", key)
+			bad(line, "unknown keyword %q (smoke, expect, file, exit, covered, timeout, estimate or with)", key)
 		}
 	}
+	longs := map[string]bool{}
 	for _, s := range smokes {
+		longs[s.Long] = true
+	}
+	for _, s := range smokes {
+		if s.Estimate == 0 {
+			bad(s.Line, "%q has no estimate: line (how long it takes alone, for make check-docs-long's shards)", s.Long)
+		}
+		if s.With != "" && (!longs[s.With] || s.With == s.Long) {
+			bad(s.Line, "with: %q is no other long command", s.With)
+		}
 		switch {
 		case s.Command == "" && s.Covered == "":
 			bad(s.Line, "%q has no smoke form (an indented smoke: line, or covered: when make test runs it itself)", s.Long)

@@ -144,34 +144,37 @@ func TestSmoke(t *testing.T) {
 }
 
 func TestParseSmoke(t *testing.T) {
-	good := "# c\nmake power TRIALS=5\n  smoke: make power TRIALS=1\n  exit: 0 1\n  expect: ^power: \n  timeout: 90m\nmake test\n  covered: make test is what CI runs\n" +
-		"./build/bench -n 100000 -p 2 -a\n\tsmoke: ./build/bench -n 2000 -p 2 -a --time 1\n\tfile: x.json \"cells\"\n"
+	good := "# c\nmake power TRIALS=5\n  smoke: make power TRIALS=1\n  exit: 0 1\n  expect: ^power: \n  timeout: 90m\n  estimate: 12m\nmake test\n  covered: make test is what CI runs\n  estimate: 10m\n" +
+		"./build/bench -n 100000 -p 2 -a\n\tsmoke: ./build/bench -n 2000 -p 2 -a --time 1\n\tfile: x.json \"cells\"\n\testimate: 1m\n\twith: make test\n"
 	smokes, problems := ParseSmoke(good)
 	if len(problems) != 0 || len(smokes) != 3 {
 		t.Fatalf("problems %v, %d smokes", problems, len(smokes))
 	}
-	if s := smokes[0]; s.Line != 2 || s.Command != "make power TRIALS=1" || !reflect.DeepEqual(s.Exit, []int{0, 1}) || len(s.Expect) != 1 || s.Timeout != 90*time.Minute {
+	if s := smokes[0]; s.Line != 2 || s.Command != "make power TRIALS=1" || !reflect.DeepEqual(s.Exit, []int{0, 1}) || len(s.Expect) != 1 || s.Timeout != 90*time.Minute || s.Estimate != 12*time.Minute {
 		t.Errorf("first: %+v", s)
 	}
-	if s := smokes[2]; len(s.Files) != 1 || s.Files[0].Name != "x.json" || !s.Files[0].Want.MatchString(`{"cells": []}`) {
+	if s := smokes[2]; s.With != "make test" || s.Estimate != time.Minute || len(s.Files) != 1 || s.Files[0].Name != "x.json" || !s.Files[0].Want.MatchString(`{"cells": []}`) {
 		t.Errorf("third: %+v", s)
 	}
 	if smokes[1].Timeout != 0 {
 		t.Errorf("second: a timeout of %v, none given", smokes[1].Timeout)
 	}
-	if got := ParseLong(good); !reflect.DeepEqual(got, map[string]int{"make power TRIALS=5": 2, "make test": 7, "./build/bench -n 100000 -p 2 -a": 9}) {
+	if got := ParseLong(good); !reflect.DeepEqual(got, map[string]int{"make power TRIALS=5": 2, "make test": 8, "./build/bench -n 100000 -p 2 -a": 11}) {
 		t.Errorf("ParseLong skips the smoke lines: %v", got)
 	}
 	for in, want := range map[string]string{
-		"make regress\n":                                                     "has no smoke form",
-		"make regress\n  smoke: make regress\n":                              "checks only its exit status",
-		"  smoke: make x\n":                                                  "belongs to no command",
-		"make regress\n  smok: make regress\n":                               "unknown keyword",
-		"make regress\n  smoke: make compare\n  expect: x\n":                 "targets",
-		"make regress\n  covered: x\n  expect: y\n":                          "is covered",
-		"make regress\n  smoke: make regress\n  expect: (\n":                 "expect:",
-		"make regress\n  smoke: make regress\n  expect: x\n  timeout: 5\n":   "timeout:",
-		"make regress\n  smoke: make regress\n  expect: x\n  timeout: -1h\n": "timeout:",
+		"make regress\n":                                                                     "has no smoke form",
+		"make regress\n  smoke: make regress\n":                                              "checks only its exit status",
+		"  smoke: make x\n":                                                                  "belongs to no command",
+		"make regress\n  smok: make regress\n":                                               "unknown keyword",
+		"make regress\n  smoke: make compare\n  expect: x\n":                                 "targets",
+		"make regress\n  covered: x\n  expect: y\n":                                          "is covered",
+		"make regress\n  smoke: make regress\n  expect: (\n":                                 "expect:",
+		"make regress\n  smoke: make regress\n  expect: x\n  timeout: 5\n":                   "timeout:",
+		"make regress\n  smoke: make regress\n  expect: x\n  timeout: -1h\n":                 "timeout:",
+		"make regress\n  smoke: make regress\n  expect: x\n":                                 "no estimate: line",
+		"make regress\n  smoke: make regress\n  expect: x\n  estimate: 0s\n":                 "estimate:",
+		"make regress\n  smoke: make regress\n  expect: x\n  estimate: 1m\n  with: make x\n": "is no other long command",
 	} {
 		_, problems := ParseSmoke(in)
 		if len(problems) == 0 || !strings.Contains(strings.Join(problems, "\n"), want) {
