@@ -452,13 +452,17 @@ static int generation(struct plan *p, struct server *sv, int nv, const struct op
 }
 
 /* Between generations, no child alive: the progress line (progress.h). */
-static void show_progress(struct progress *line, const struct paired_rec *pr)
+static void show_progress(struct progress *line, const struct options *o, const struct paired_rec *pr)
 {
 	char done[64], figure[MODEL_NAME_MAX + 64];
 
 	if (!line->on)
 		return;
-	snprintf(done, sizeof(done), "generation %zu, %u rounds", pr->ngenerations, pr->rounds);
+	if (o->launches_set) /* --launches L: L generations, however long */
+		snprintf(done, sizeof(done), "generation %zu of %u, %u rounds", pr->ngenerations, o->launches,
+			 pr->rounds);
+	else
+		snprintf(done, sizeof(done), "generation %zu, %u rounds", pr->ngenerations, pr->rounds);
 	progress_show(line, done, progress_paired_figure(pr, figure, sizeof(figure)));
 }
 
@@ -478,7 +482,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 	}
 	stats_rng_seed(&rng, pr->order_seed);
 	t0 = now_ns();
-	progress_begin(&line, o, o->time_s);
+	progress_begin(&line, o, o->launches_set ? 0 : o->time_s);
 	/* generations of fresh children until the budget is spent: each
 	 * process is placed and laid out anew, and the verdict is taken over
 	 * generations, so that one process's luck is not mistaken for a change */
@@ -486,7 +490,7 @@ int pairs_run(struct plan *p, const struct options *o, struct paired_rec *pr, ch
 		status = generation(p, sv, nv, o, pr, &rng, t0, err, errlen);
 		if (status != EXIT_OK)
 			break;
-		show_progress(&line, pr);
+		show_progress(&line, o, pr);
 		if ((stop = pairs_stop(pr, o, (double)(now_ns() - t0) / 1e9)) != NULL) {
 			snprintf(pr->stopped_by, sizeof(pr->stopped_by), "%s", stop);
 			break;

@@ -37,7 +37,7 @@ const char *progress_text(char *buf, size_t len, double elapsed_s, double budget
 	int at;
 
 	if (budget_s > 0)
-		at = snprintf(buf, len, "bench: %.1f of %g s; %s", elapsed_s, budget_s, done);
+		at = snprintf(buf, len, "bench: %.1f s (budget %g s); %s", elapsed_s, budget_s, done);
 	else
 		at = snprintf(buf, len, "bench: %.1f s; %s", elapsed_s, done);
 	if (at > 0 && (size_t)at < len && figure && figure[0])

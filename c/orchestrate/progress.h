@@ -38,7 +38,7 @@ int progress_wanted(const struct options *o, int err_is_tty);
 /* Starts the clock of p; on or off by progress_wanted(o, isatty(2)). */
 void progress_begin(struct progress *p, const struct options *o, double budget_s);
 
-/* The line's text, without the carriage return: "bench: 3.2 of 10 s; " and
+/* The line's text, without the carriage return: "bench: 3.2 s (budget 10 s); " and
  * done ("generation 5, 120 rounds"), then "; " and figure when it is not
  * empty. In buf (len bytes); returns buf. */
 const char *progress_text(char *buf, size_t len, double elapsed_s, double budget_s, const char *done,

@@ -14,7 +14,7 @@ import (
 // progressLine is one update of the progress line: a carriage return, the
 // erase, then elapsed of the budget, the generations done and the main
 // figure so far (its interval, or [n/a] while too few generations give one).
-var progressLine = regexp.MustCompile(`\r\x1b\[Kbench: [0-9.]+ of 2 s; generation [0-9]+, [0-9]+ rounds; ` +
+var progressLine = regexp.MustCompile(`\r\x1b\[Kbench: [0-9.]+ s \(budget 2 s\); generation [0-9]+, [0-9]+ rounds; ` +
 	`async/sync lib=archive wall [0-9.]+ (\[[0-9.]+, [0-9.]+\]|\[n/a\])`)
 
 // onTerminal runs a shell command line with stdin, stdout and stderr on a

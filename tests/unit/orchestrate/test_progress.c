@@ -38,7 +38,7 @@ static void test_text(void **state)
 	assert_string_equal(
 		progress_text(b, sizeof(b), 3.24, 10, "generation 5, 120 rounds",
 			      "async/sync lib=archive wall 1.805 [1.042, 3.204]"),
-		"bench: 3.2 of 10 s; generation 5, 120 rounds; async/sync lib=archive wall 1.805 [1.042, 3.204]");
+		"bench: 3.2 s (budget 10 s); generation 5, 120 rounds; async/sync lib=archive wall 1.805 [1.042, 3.204]");
 	assert_string_equal(progress_text(b, sizeof(b), 12.0, 0, "launch 7 of 60 (bench async)", ""),
 			    "bench: 12.0 s; launch 7 of 60 (bench async)");
 	/* cut, never overrun */
@@ -71,7 +71,7 @@ static void test_first_second_and_erase(void **state)
 	progress_end(&p);
 	fclose(f);
 	assert_non_null(strstr(buf, "\r\033[Kbench: "));
-	assert_non_null(strstr(buf, "of 10 s; generation 2, 16 rounds"));
+	assert_non_null(strstr(buf, "s (budget 10 s); generation 2, 16 rounds"));
 	assert_null(strstr(buf, "generation 3"));
 	assert_true(len >= 4 && strcmp(buf + len - 4, "\r\033[K") == 0);
 	free(buf);
