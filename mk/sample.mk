@@ -3,21 +3,22 @@
 # as a c-shared library, with an async switch of its own that defaults to on.
 #
 #   build/libsample.so        the plugin
-#   build/libsample-slow.so   the same source with an injected slowdown (every
-#                             extraction busy-waits SAMPLE_SLOW_NS more): the
-#                             regressed head of the plugin gate's test
+#   build/sample-slow/libsample.so   the same source with an injected slowdown
+#                             (every extraction busy-waits SAMPLE_SLOW_NS more),
+#                             under the same file name in a folder of its own:
+#                             the regressed head of the plugin gate's example
 
 SAMPLE_SRCS := $(wildcard plugin-sample/*.go plugin-sample/sample/*.go) go.mod go.sum
 SAMPLE_SLOW_NS ?= 4000
 
-all: $(BUILD)/libsample.so $(BUILD)/libsample-slow.so
+all: $(BUILD)/libsample.so $(BUILD)/sample-slow/libsample.so
 
 $(BUILD)/libsample.so: $(SAMPLE_SRCS)
 	@mkdir -p $(BUILD)
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -o $@ ./plugin-sample
 
-$(BUILD)/libsample-slow.so: $(SAMPLE_SRCS)
-	@mkdir -p $(BUILD)
+$(BUILD)/sample-slow/libsample.so: $(SAMPLE_SRCS)
+	@mkdir -p $(BUILD)/sample-slow
 	$(GOCMD) build $(PLUGIN_GOFLAGS) -buildmode=c-shared -ldflags '-X main.spinNs=$(SAMPLE_SLOW_NS)' -o $@ ./plugin-sample
 
 .PHONY: test-sample

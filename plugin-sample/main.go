@@ -23,7 +23,7 @@ import (
 
 // spinNs is an injected slowdown, set only at link time
 // (-ldflags "-X main.spinNs=N"): every extraction busy-waits N more
-// nanoseconds. make builds build/libsample-slow.so with it, the "head that
+// nanoseconds. make builds build/sample-slow/libsample.so with it, the "head that
 // regressed" of the plugin gate's test; a plain build has none.
 var spinNs string
 

@@ -215,12 +215,14 @@ static int analyse_timed(const struct options *o, const struct run_row *row, str
 	if (row->analyse)
 		row->analyse(o, d);
 	if (against && o->method == METHOD_PAIRED) {
-		if (compare_paired(d, o->against, o->threshold) != 0) {
+		if (compare_paired(d, o->against_plugin ? o->against_plugin : o->against, o->threshold) != 0) {
 			fprintf(stderr, "%s: out of memory\n", prog);
 			return EXIT_RUN_FAILED;
 		}
-	} else if (o->base != BASE_NONE && compare_documents(base, d, against ? o->against : o->baseline, against,
-							     o->threshold, o->seed) != 0) {
+	} else if (o->base != BASE_NONE &&
+		   compare_documents(base, d,
+				     against ? (o->against_plugin ? o->against_plugin : o->against) : o->baseline,
+				     against, o->threshold, o->seed) != 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return EXIT_RUN_FAILED;
 	}

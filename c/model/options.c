@@ -79,6 +79,8 @@ const struct optdef options_table[] = {
 	 .help = "what one extraction is made of: the work steps bare,\nevent, noop, u64, str, sync and async, with the minimal\ndriver (bench-minimal) beside bare; interleaved launch\nby launch, one table with the steps' increments"},
 	{.name = "against", .arg = "<exe>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(against),
 	 .help = "run another build of bench beside this one, in paired\nblocks, and judge this build against it, cell by cell\nin the same order (the CI gate: the base build on the\nsame machine); --extra-ns and --async-extra-ns reach\nthis build only; a verdict needs at least 12 generations\n(or launches) a side: fewer is exit 3, and a budget that\ncannot hold them is refused; paired, or async, it needs\n2 allowed CPUs (on 1 it is refused)"},
+	{.name = "against-plugin", .arg = "<path>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(against_plugin),
+	 .help = "your plugin's gate: with one --plugin HEAD.so, judge it\nagainst BASE.so (the base build, the same file name) in\nthis driver, paired, as --against judges a build: exit 0\nno regression, 1 regression, 4 inconclusive"},
 	{.name = "save-baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(save_baseline),
 	 .help = "store this run (JSON, written atomically); a run that\nstores or reads a baseline runs launch by launch: a\nbaseline is from another time and cannot be paired"},
 	{.name = "baseline", .arg = "<file>", .group = GROUP_COMPARE, .type = T_TEXT, .off = AT(baseline),

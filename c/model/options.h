@@ -87,6 +87,9 @@ struct options {
 	/* --compare --plugin: the plugin's own configurations of its two
 	 * cells, each passed verbatim, each cell's mode verified */
 	const char *sync_config, *async_config;
+	/* --against-plugin: the base build of the one --plugin library, judged
+	 * in this driver (o->against is then this executable) */
+	const char *against_plugin;
 	uint32_t stall_timeout_s; /* --stall-timeout: give up when a caller is stuck */
 	uint32_t launches;	  /* --launches: fresh processes the measurement repeats in */
 	int launches_set;
@@ -231,7 +234,7 @@ struct optdef {
 };
 
 /* The option table, in the usage text's order: OPT_COUNT rows. */
-#define OPT_COUNT 71
+#define OPT_COUNT 72
 extern const struct optdef options_table[OPT_COUNT];
 
 /* Where option d lands in o, and the int at its set_off (its "given" flag,

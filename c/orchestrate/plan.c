@@ -248,8 +248,12 @@ int plan_build(struct plan *p, const struct options *o, char *err, size_t errlen
 		}
 		if (add_build(p, other, o, 1, err, errlen) != 0)
 			return -1;
-		for (int i = p->nself; i < p->nv; i++)
+		for (int i = p->nself; i < p->nv; i++) {
 			p->v[i].base = 1;
+			/* your plugin's gate: this driver, the base build's library */
+			if (o->against_plugin)
+				snprintf(p->v[i].plugin, sizeof(p->v[i].plugin), "%s", o->against_plugin);
+		}
 	}
 	return check_args(p, o, err, errlen);
 }

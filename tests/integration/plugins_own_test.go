@@ -6,6 +6,7 @@ package integration
 // Its mode in effect read from the SDK's state; no timing thresholds.
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,68 @@ func TestSamplePluginCompareRefusesWrongMode(t *testing.T) {
 		"--sync-config", `{"async":false}`, "--async-config", `{"async":false}`, "--time", "2")
 	if r.code != 3 || !strings.Contains(r.stderr, "--async-config {\"async\":false} ran sync") {
 		t.Fatalf("exit %d, want 3 naming the async cell's mode: %s", r.code, r.stderr)
+	}
+}
+
+// Your plugin's gate: the head's library against the base's, in this
+// driver, paired. The head with an injected slowdown (build/sample-slow/libsample.so:
+// every extraction busy-waits 4 µs more, several times a sync extraction)
+// is caught; the same build against itself is never a regression.
+func TestSamplePluginGate(t *testing.T) {
+	dir := buildDir(t)
+	tmp := t.TempDir()
+	place := func(side, from string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, from))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(tmp, side, "libsample.so")
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := place("base", "libsample.so")
+	slow := place("slow", "sample-slow/libsample.so")
+	same := place("same", "libsample.so")
+	gate := func(head string) result {
+		return run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", head, "--field", "sample.user",
+			"--events", writeFile(t, "events.txt", sampleEvents), "--plugin-config", `{"async":false}`,
+			"--against-plugin", base, "--time", "6", "--launches", "12")
+	}
+	r := gate(slow)
+	if r.code != 1 || !strings.Contains(r.stdout, "verdict: regression detected (exit status 1)") {
+		t.Fatalf("the injected slowdown: exit %d, want 1: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "comparison against "+base) {
+		t.Fatalf("the comparison does not name the base library:\n%s", r.stdout)
+	}
+	if r = gate(same); r.code == 1 || (r.code != 0 && r.code != 4) {
+		t.Fatalf("the same build against itself: exit %d, want 0 or 4: %s\n%s", r.code, r.stderr, r.stdout)
+	}
+}
+
+// The gate's bad input: two file names, no --plugin, a base that is not
+// there; each one line and exit 2 before anything runs.
+func TestSamplePluginGateBadInput(t *testing.T) {
+	dir := buildDir(t)
+	host := filepath.Join(dir, "bench-host")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--plugin", filepath.Join(dir, "libmock.so"), "--against-plugin", filepath.Join(dir, "libsample.so")}, "the same file name"},
+		{[]string{"--against-plugin", filepath.Join(dir, "libsample.so")}, "name the head with one --plugin"},
+		{[]string{"--plugin", filepath.Join(dir, "libsample.so"), "--against-plugin", "/nonexistent/libsample.so"}, "cannot read"},
+		{[]string{"--plugin", filepath.Join(dir, "libsample.so"), "--against-plugin", filepath.Join(dir, "libsample.so"), "--against", host}, "not with --against"},
+	} {
+		r := run(t, host, nil, c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, want 2 and one line with %q: %s", c.args, r.code, c.want, r.stderr)
+		}
 	}
 }

@@ -149,6 +149,12 @@ static void test_refused_combinations(void **state)
 		{ "--compare", "--plugin", LIB, "--sync-config", "{}", "--async-config", "{}", "-a", NULL },
 		{ "--compare", "--plugin", LIB, "--sync-config", "{}", "--async-config", "{}", "--against", SELF,
 		  NULL },
+		/* your plugin's gate: one --plugin, a readable base of the same name, no other base */
+		{ "--against-plugin", LIB, NULL },
+		{ "--plugin", LIB, "--plugin", LIB, "--against-plugin", LIB, NULL },
+		{ "--plugin", LIB, "--against-plugin", "/nonexistent/x.so", NULL },
+		{ "--plugin", LIB, "--against-plugin", LIB, "--against", SELF, NULL },
+		{ "--plugin", LIB, "--against-plugin", LIB, "--compare", NULL },
 		{ "--emit-launch", "--compare", NULL },
 		{ "--emit-launch", "--launches", "2", NULL },
 		{ "--serve-blocks", "1000", NULL },
