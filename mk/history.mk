@@ -19,6 +19,9 @@ HISTORY_GO ?= go
 HISTORY_TOOL := $(BUILD)/cgocost-history
 HISTORY_SRCS := $(filter-out %_test.go,$(wildcard go/cmd/history/*.go go/internal/history/*.go go/internal/atomicfile/*.go)) go.mod go.sum
 K ?= 24
+# extractions of each commit's count (bench --count instructions -n)
+HISTORY_N ?= 50000
+HISTORY_OUT ?= $(abspath $(BUILD))/history-real
 
 .PHONY: history-real test-history
 all: $(HISTORY_TOOL)
@@ -28,7 +31,7 @@ $(HISTORY_TOOL): $(HISTORY_SRCS)
 	$(HISTORY_GO) build -o $@ ./go/cmd/history
 
 history-real: $(EXES) $(HISTORY_TOOL) ## the history of this repository's last K commits (default 24): build/history-real/
-	HISTORY_OUT=$(abspath $(BUILD))/history-real HISTORY_TOOL=$(abspath $(HISTORY_TOOL)) sh scripts/history_real.sh $(K)
+	HISTORY_OUT=$(HISTORY_OUT) HISTORY_TOOL=$(abspath $(HISTORY_TOOL)) HISTORY_N=$(HISTORY_N) sh scripts/history_real.sh $(K)
 
 test-history: $(EXES) $(HISTORY_TOOL) ## the history's tests: steps, creep, A/A noise, the command end to end
 	$(HISTORY_GO) vet ./go/internal/history/ ./go/cmd/history/
