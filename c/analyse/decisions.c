@@ -226,6 +226,16 @@ static void async_in_round_trips(struct decision_rec *r, const struct doc *d)
 
 	if (!r->measured || !d->has_paired || !d->paired.has_roundtrip || l == NULL || !isfinite(l->crossover_ns))
 		return;
+	if (!isfinite(l->rts_low) || !isfinite(l->rts_high)) {
+		/* too few generations for an interval: the figures, no conclusion
+		 * (as the paired text says it, report/text_pairs.c) */
+		snprintf(add, sizeof(add),
+			 ". In round trips: async (lib=%s) costs %.2f cache-line round trips [n/a] from %zu "
+			 "generation%s; no conclusion on where async would beat sync",
+			 l->lib, l->rts, rt->ngen, rt->ngen == 1 ? "" : "s");
+		snprintf(r->flips_when + at, sizeof(r->flips_when) - at, "%s", add);
+		return;
+	}
 	snprintf(add, sizeof(add),
 		 ". In round trips: async (lib=%s) costs %.2f cache-line round trips, and this machine's round trip "
 		 "is %.1f ns; async would beat sync only where a round trip is below %.1f ns",
