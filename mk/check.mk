@@ -20,6 +20,7 @@ check: $(EXES) $(BUILD)/libcgocost_count.so $(UNIT_BINS) ## the one-minute inner
 	@test -z "$$(gofmt -l plugin-mock tests go 2>/dev/null)" || { echo "gofmt needed:"; gofmt -l plugin-mock tests go; exit 1; }
 	@$(MAKE) --no-print-directory test-unit >$(BUILD)/check-unit.log 2>&1 || { cat $(BUILD)/check-unit.log; echo "check: a unit test failed (above)"; exit 1; }
 	@echo "check: $$(grep -c '^== ' $(BUILD)/check-unit.log) unit test programs passed ($(BUILD)/check-unit.log)"
-	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 -short ./tests/layers/ ./tests/schema/ ./tests/docs/
+	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 -short ./tests/layers/ ./tests/schema/ ./tests/docs/ \
+		./go/internal/history/ ./go/cmd/testtimes/
 	CGOCOST_BUILD=$(abspath $(BUILD)) $(GOCMD) test -count=1 -run '^($(CHECK_E2E))$$' ./tests/integration/
 	@echo "check: passed in $$(( $$(date +%s) - $$(cat $(BUILD)/.check-start) )) s (make test runs everything)"
