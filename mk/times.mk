@@ -3,7 +3,8 @@
 # docs' commands) go through go/cmd/testtimes, which prints what go test
 # prints without -v (failures, build errors, each package's summary line,
 # last) and writes the top-level tests' durations, slowest first, to
-# build/times/NAME.txt, naming the slowest in one line.
+# build/times/NAME.txt, naming the slowest in one line (the stream itself
+# in NAME.json).
 #
 #   make test-times   the tables of the last make test, the slowest of each
 
@@ -15,7 +16,7 @@ $(TIMES_TOOL): $(wildcard go/cmd/testtimes/*.go go/internal/atomicfile/*.go) go.
 
 # $(call timed,NAME,GO TEST COMMAND WITH -json): the run through the tool,
 # ending with go test's own exit status.
-timed = mkdir -p $(TIMES_DIR) && { $(2); echo $$? >$(TIMES_DIR)/$(1).rc; } | $(TIMES_TOOL) -o $(TIMES_DIR)/$(1).txt && exit $$(cat $(TIMES_DIR)/$(1).rc)
+timed = mkdir -p $(TIMES_DIR) && { $(2); echo $$? >$(TIMES_DIR)/$(1).rc; } | tee $(TIMES_DIR)/$(1).json | $(TIMES_TOOL) -o $(TIMES_DIR)/$(1).txt && exit $$(cat $(TIMES_DIR)/$(1).rc)
 
 .PHONY: test-times
 test-times: ## the per-test timing tables of the last make test, slowest first

@@ -79,8 +79,17 @@ func Read(r io.Reader, w io.Writer) (*Run, error) {
 			// a subtest's failure is in its parent's output too: relay the
 			// top-level test's only, once
 			top := !strings.Contains(e.Test, "/")
-			if e.Action == "fail" && top && held[key] != nil {
-				fmt.Fprint(w, held[key].String())
+			if e.Action == "fail" && top {
+				out := ""
+				if held[key] != nil {
+					out = held[key].String()
+				}
+				fmt.Fprint(w, out)
+				if strings.Count(out, "\n") <= 1 {
+					// the failure's own lines were not attributed to it
+					// (seen once under load): say where the stream is
+					fmt.Fprintf(w, "    (no message of %s in the stream here: read the go test -json stream kept beside the table)\n", e.Test)
+				}
 			}
 			if top {
 				run.Tests = append(run.Tests, Test{e.Package, e.Test, e.Action, e.Elapsed})
