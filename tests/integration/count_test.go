@@ -401,6 +401,7 @@ func TestCountPlanToolMissing(t *testing.T) {
 // hang, the times reported with the count "not counted", nothing left
 // running.
 func TestCountToolHangs(t *testing.T) {
+	t.Parallel() // it waits for a hang to be cut: beside the other waiting tests
 	tools := t.TempDir()
 	script(t, tools, "perf", "sleep 1000\n")
 	m := mark("count-perf-hangs")

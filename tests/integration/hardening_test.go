@@ -440,6 +440,7 @@ func TestCountAllocsWithAllocators(t *testing.T) {
 // exec bench) neither holds the run up (the background process keeps the
 // launch's stdout open) nor outlives it, launch by launch or paired.
 func TestAgainstWrapperLeavesNothing(t *testing.T) {
+	t.Parallel() // it waits for a hang to be cut: beside the other waiting tests
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	marker := fmt.Sprintf("%d.25", 4000+os.Getpid()%1000)

@@ -13,6 +13,7 @@ import (
 // in: plugin_init, the first extraction, plugin_destroy of the first
 // instance (it used to be "hung while loading a plugin library" for all).
 func TestLoadHangNamesTheCall(t *testing.T) {
+	t.Parallel() // it waits for a hang to be cut: beside the other waiting tests
 	dir := buildDir(t)
 	src := "#include <unistd.h>\n" + fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)
 	cases := []struct{ from, to, want string }{
@@ -40,6 +41,7 @@ func TestLoadHangNamesTheCall(t *testing.T) {
 // hint either. With -a the hint and the stack file (in $TMPDIR, a fresh
 // name) are there.
 func TestStallMessageFitsThePlugin(t *testing.T) {
+	t.Parallel() // it waits for a hang to be cut: beside the other waiting tests
 	dir := buildDir(t)
 	src := "#include <unistd.h>\nstatic int calls;\n" + fakePlugin("3.0.0", `[{"name":"x.val","type":"uint64","desc":"d"}]`)
 	from := "(void)s; (void)evt;"
