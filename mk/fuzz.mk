@@ -4,7 +4,7 @@
 # the coordinator's reading of a paired child's replies and documents, the
 # ELF symbol-table reader that finds the SDK's async slots. They
 # link the Go-free layers (those below plugin in c/LAYERS) and the Go-free
-# files above them (cli's args, parsers, rules and usage, plugin's field
+# files above them (cli's args, parsers, rules, ownplugin, source and usage, plugin's field
 # look-ups, orchestrate's child arguments and child messages), and are built
 # with clang-14 (scripts/setup.sh installs it with libFuzzer) under ASan and
 # UBSan. Go's native fuzzing covers the Go readers of the driver's JSON
@@ -26,7 +26,7 @@ FUZZ_TARGETS := options baseline judge events fieldlist fieldspec childmsg child
 FUZZ_GO := go/cmd/latency:FuzzReadSweep go/cmd/matrix:FuzzParseDocument
 FUZZ_DIR := $(BUILD)/fuzz
 FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/fuzz_%,$(FUZZ_TARGETS))
-FUZZ_LAYER_SRCS := $(foreach l,$(GO_FREE_LAYERS),$(wildcard c/$(l)/*.c)) c/cli/args.c c/cli/parsers.c c/cli/rules.c c/cli/usage.c \
+FUZZ_LAYER_SRCS := $(foreach l,$(GO_FREE_LAYERS),$(wildcard c/$(l)/*.c)) c/cli/args.c c/cli/parsers.c c/cli/rules.c c/cli/ownplugin.c c/cli/source.c c/cli/usage.c \
 	c/plugin/fieldlist.c c/plugin/sdkslot.c c/orchestrate/child.c c/orchestrate/childcpu.c c/orchestrate/childargs.c c/orchestrate/childmsg.c
 FUZZ_CFLAGS := -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -Ic $(shell pkg-config --cflags jansson 2>/dev/null) -g -O1 \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
