@@ -4,7 +4,9 @@
 # counts an extraction (docs/methodology.md, Counts): each benchmark runs
 # alone at -test.benchtime Nx and 2Nx, under valgrind's cachegrind (with
 # GODEBUG=asyncpreemptoff=1: valgrind cannot deliver the runtime's
-# preemption signal) and under perf stat -e raw_syscalls:sys_enter; the
+# preemption signal; and cpu.rdtscp=off: valgrind 3.19 does not decode
+# RDTSCP, which Go 1.26's runtime.cputicks runs where the CPU has it, in a
+# contended lock's spin, SIGILL under valgrind on an AMD EPYC guest) and under perf stat -e raw_syscalls:sys_enter; the
 # longer total less the shorter, over N, is the count per operation, and
 # everything both runs do alike (start-up, the b.N=1 probe, exit) cancels.
 # GOMAXPROCS=1: the benchmarks run one goroutine, and an idle P's thread
@@ -53,7 +55,7 @@ under() {
 
 # instr NAME LENGTH: the run's I refs (every thread, user space).
 instr() {
-	under valgrind "$1" "$2" env GODEBUG=asyncpreemptoff=1 valgrind --tool=cachegrind --cache-sim=no \
+	under valgrind "$1" "$2" env GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off valgrind --tool=cachegrind --cache-sim=no \
 		--cachegrind-out-file=/dev/null
 	v=$(sed -n 's/^==[0-9]*== I *refs: *//p' "$tmp/err" | tr -d ,)
 	[ -n "$v" ] || { echo "count-mongocrypt: valgrind printed no I refs for $1" >&2; exit 3; }

@@ -206,3 +206,34 @@ func TestSamplePluginGateBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The Go->C count gate's verdict (scripts/gate_counts.sh) on count files
+// as scripts/count_mongocrypt.sh writes them: a count above the band is a
+// regression, one within it is not, pairs spread across it cannot tell,
+// and a benchmark the base did not count is bad input.
+func TestGateCountsVerdicts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(name, pairs string) string {
+		return "# " + name + ": instr/op by pair " + pairs + "; syscalls/op by pair 0.0001 0.0000\n"
+	}
+	base := writeFile(t, "base.txt", line("BenchmarkA", "972.9 972.7")+line("BenchmarkB", "627.5 628.0"))
+	for _, c := range []struct {
+		head string
+		code int
+		want string
+	}{
+		{line("BenchmarkA", "973.0 972.6") + line("BenchmarkB", "627.9 627.6"), 0, "verdict: no regression (exit status 0)"},
+		{line("BenchmarkA", "973.0 972.6") + line("BenchmarkB", "660.1 660.4"), 1, "verdict: regression detected (exit status 1)"},
+		{line("BenchmarkA", "973.0 990.0") + line("BenchmarkB", "627.9 627.6"), 4, "verdict: inconclusive"},
+		{line("BenchmarkC", "1 1"), 2, ""},
+	} {
+		head := writeFile(t, "head.txt", c.head)
+		r := run(t, "sh", nil, filepath.Join(root, "scripts", "gate_counts.sh"), base, head, "1")
+		if r.code != c.code || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%q: exit %d, want %d with %q:\n%s%s", c.head, r.code, c.code, c.want, r.stdout, r.stderr)
+		}
+	}
+}
