@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,15 @@ func sampleArgs(t *testing.T, lib string, more ...string) []string {
 	args := []string{"--plugin", lib, "--field", "sample.user", "-n", "4000", "--warmup", "200",
 		"--events", writeFile(t, "events.txt", sampleEvents)}
 	return append(args, more...)
+}
+
+// needsAsync skips a test that needs the SDK's async to run: with one CPU
+// allowed (GOMAXPROCS 1) the SDK never starts it, whatever the plugin asks.
+func needsAsync(t *testing.T) {
+	t.Helper()
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU allowed: the SDK does not run async")
+	}
 }
 
 func modeLine(t *testing.T, r result) string {
@@ -36,6 +46,7 @@ func modeLine(t *testing.T, r result) string {
 // The sample's own default configuration turns async on in Init: passed
 // verbatim, the report names async, verified from the SDK's state.
 func TestSamplePluginDefaultIsAsyncInEffect(t *testing.T) {
+	needsAsync(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"),
 		"--plugin-config", "{}")...)
@@ -67,6 +78,7 @@ func TestSamplePluginSyncConfigIsSyncInEffect(t *testing.T) {
 // reported as sync. Without --plugin-config cgocost asks for sync; the
 // plugin ran async: one line, exit 3, and no figure.
 func TestSamplePluginTurningAsyncOnIsNeverReportedSync(t *testing.T) {
+	needsAsync(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"))...)
 	if strings.Contains(r.stdout, "sync in effect") {
@@ -110,6 +122,7 @@ func TestSamplePluginStrippedNotVerifiable(t *testing.T) {
 // mode its configuration sets (verified), and the async decision line for
 // this plugin. No figure is asserted: only that it is there.
 func TestSamplePluginCompareSyncAsync(t *testing.T) {
+	needsAsync(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench-host"), nil, "--compare", "--plugin", filepath.Join(dir, "libsample.so"),
 		"--field", "sample.user", "--events", writeFile(t, "events.txt", sampleEvents),
