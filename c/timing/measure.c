@@ -113,10 +113,14 @@ static int run_verified(const struct options *o, const struct run *r, char *err,
 			say(err, errlen, r->plugins[i].error);
 			status = EXIT_RUN_FAILED;
 		}
-	/* the plugin's own configuration passed verbatim: it says the mode,
-	 * and the report names the one that ran */
-	for (uint32_t i = 0; status == EXIT_OK && o->plugin_config == NULL && i < r->nplugins; i++)
+	/* a plugin without probe fields (its mode read from the SDK's state):
+	 * its own configuration passed verbatim says the mode, and the report
+	 * names the one that ran; cgocost's own plugins read -a, and their
+	 * --plugin-config never sets the mode (it is still verified) */
+	for (uint32_t i = 0; status == EXIT_OK && i < r->nplugins; i++)
 		if (!o->async && r->plugins[i].mode_by_slot && r->plugins[i].async_in_effect) {
+			if (o->plugin_config != NULL)
+				continue;
 			snprintf(
 				msg, sizeof(msg),
 				"plugin %u: sync was requested but the SDK's async mode is in effect (the instance's async slot waits for requests): the plugin turned async on itself; pass its configuration with --plugin-config to measure the mode it sets",

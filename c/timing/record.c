@@ -272,7 +272,7 @@ void record_cell(struct cell_rec *c, const struct run *r, const struct options *
 		 : r->plugins[0].mode_by_slot ? "sdk-state"
 					      : "probes");
 	snprintf(c->unverifiable, sizeof(c->unverifiable), "%s", c->mode_verified ? "" : r->plugins[0].mode_why);
-	c->by_plugin_config = o->plugin_config != NULL;
+	c->by_plugin_config = o->plugin_config != NULL && r->plugins[0].mode_by_slot;
 	snprintf(c->requested, sizeof(c->requested), "%s", o->async ? "async" : "sync");
 	snprintf(c->in_effect, sizeof(c->in_effect), "%s", effect);
 	snprintf(c->reason, sizeof(c->reason), "%s", reason ? reason : "");

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,15 @@ func sampleArgs(t *testing.T, lib string, more ...string) []string {
 	args := []string{"--plugin", lib, "--field", "sample.user", "-n", "4000", "--warmup", "200",
 		"--events", writeFile(t, "events.txt", sampleEvents)}
 	return append(args, more...)
+}
+
+// needsAsync skips a test that needs the SDK's async to run: with one CPU
+// allowed (GOMAXPROCS 1) the SDK never starts it, whatever the plugin asks.
+func needsAsync(t *testing.T) {
+	t.Helper()
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU allowed: the SDK does not run async")
+	}
 }
 
 func modeLine(t *testing.T, r result) string {
@@ -36,6 +46,7 @@ func modeLine(t *testing.T, r result) string {
 // The sample's own default configuration turns async on in Init: passed
 // verbatim, the report names async, verified from the SDK's state.
 func TestSamplePluginDefaultIsAsyncInEffect(t *testing.T) {
+	needsAsync(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"),
 		"--plugin-config", "{}")...)
@@ -67,6 +78,7 @@ func TestSamplePluginSyncConfigIsSyncInEffect(t *testing.T) {
 // reported as sync. Without --plugin-config cgocost asks for sync; the
 // plugin ran async: one line, exit 3, and no figure.
 func TestSamplePluginTurningAsyncOnIsNeverReportedSync(t *testing.T) {
+	needsAsync(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench-host"), nil, sampleArgs(t, filepath.Join(dir, "libsample.so"))...)
 	if strings.Contains(r.stdout, "sync in effect") {
@@ -110,6 +122,7 @@ func TestSamplePluginStrippedNotVerifiable(t *testing.T) {
 // mode its configuration sets (verified), and the async decision line for
 // this plugin. No figure is asserted: only that it is there.
 func TestSamplePluginCompareSyncAsync(t *testing.T) {
+	needsAsync(t)
 	dir := buildDir(t)
 	r := run(t, filepath.Join(dir, "bench-host"), nil, "--compare", "--plugin", filepath.Join(dir, "libsample.so"),
 		"--field", "sample.user", "--events", writeFile(t, "events.txt", sampleEvents),
@@ -169,18 +182,22 @@ func TestSamplePluginGate(t *testing.T) {
 	base := place("base", "libsample.so")
 	slow := place("slow", "sample-slow/libsample.so")
 	same := place("same", "libsample.so")
-	gate := func(head string) result {
-		return run(t, filepath.Join(dir, "bench-host"), nil, "--plugin", head, "--field", "sample.user",
+	gate := func(head string, budget ...string) result {
+		args := []string{"--plugin", head, "--field", "sample.user",
 			"--events", writeFile(t, "events.txt", sampleEvents), "--plugin-config", `{"async":false}`,
-			"--against-plugin", base, "--time", "6", "--launches", "12")
+			"--against-plugin", base}
+		return run(t, filepath.Join(dir, "bench-host"), nil, append(args, budget...)...)
 	}
-	r := gate(slow)
+	// the slowdown is several times the noise: 12 generations in one look
+	r := gate(slow, "--time", "6", "--launches", "12")
 	if r.code != 1 || !strings.Contains(r.stdout, "verdict: regression detected (exit status 1)") {
 		t.Fatalf("the injected slowdown: exit %d, want 1: %s\n%s", r.code, r.stderr, r.stdout)
 	}
 	if !strings.Contains(r.stdout, "comparison against "+base) {
 		t.Fatalf("the comparison does not name the base library:\n%s", r.stdout)
 	}
+	// the same build: the default budget, its looks spending alpha (one
+	// look of 12 generations at alpha 0.05 once called +6% at load 6)
 	if r = gate(same); r.code == 1 || (r.code != 0 && r.code != 4) {
 		t.Fatalf("the same build against itself: exit %d, want 0 or 4: %s\n%s", r.code, r.stderr, r.stdout)
 	}
@@ -203,6 +220,37 @@ func TestSamplePluginGateBadInput(t *testing.T) {
 		r := run(t, host, nil, c.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 {
 			t.Errorf("%v: exit %d, want 2 and one line with %q: %s", c.args, r.code, c.want, r.stderr)
+		}
+	}
+}
+
+// The Go->C count gate's verdict (scripts/gate_counts.sh) on count files
+// as scripts/count_mongocrypt.sh writes them: a count above the band is a
+// regression, one within it is not, pairs spread across it cannot tell,
+// and a benchmark the base did not count is bad input.
+func TestGateCountsVerdicts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(name, pairs string) string {
+		return "# " + name + ": instr/op by pair " + pairs + "; syscalls/op by pair 0.0001 0.0000\n"
+	}
+	base := writeFile(t, "base.txt", line("BenchmarkA", "972.9 972.7")+line("BenchmarkB", "627.5 628.0"))
+	for _, c := range []struct {
+		head string
+		code int
+		want string
+	}{
+		{line("BenchmarkA", "973.0 972.6") + line("BenchmarkB", "627.9 627.6"), 0, "verdict: no regression (exit status 0)"},
+		{line("BenchmarkA", "973.0 972.6") + line("BenchmarkB", "660.1 660.4"), 1, "verdict: regression detected (exit status 1)"},
+		{line("BenchmarkA", "973.0 990.0") + line("BenchmarkB", "627.9 627.6"), 4, "verdict: inconclusive"},
+		{line("BenchmarkC", "1 1"), 2, ""},
+	} {
+		head := writeFile(t, "head.txt", c.head)
+		r := run(t, "sh", nil, filepath.Join(root, "scripts", "gate_counts.sh"), base, head, "1")
+		if r.code != c.code || !strings.Contains(r.stdout, c.want) {
+			t.Errorf("%q: exit %d, want %d with %q:\n%s%s", c.head, r.code, c.code, c.want, r.stdout, r.stderr)
 		}
 	}
 }
