@@ -41,7 +41,9 @@ type Run struct {
 // an event (go test's own errors before any test runs) is relayed as it is.
 func Read(r io.Reader, w io.Writer) (*Run, error) {
 	run := &Run{packages: map[string]float64{}}
-	held := map[string]*strings.Builder{} // package + test: its output so far
+	held := map[string]*strings.Builder{} // package + test or subtest: its own output so far
+	order := map[string][]string{}        // package + top-level test: its tests and subtests in order
+	failed := map[string]bool{}           // package + test or subtest that failed
 	sc := lines(r)
 	for sc.Scan() {
 		line := sc.Bytes()
@@ -65,38 +67,48 @@ func Read(r io.Reader, w io.Writer) (*Run, error) {
 		case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 			run.packages[e.Package] = e.Elapsed
 		case e.Test != "" && e.Action == "output":
-			// a subtest's lines are kept with its top-level test's, in the
-			// order they came
-			key := e.Package + " " + topName(e.Test)
+			// each test's and subtest's own lines, until its top-level test ends
+			key := e.Package + " " + e.Test
 			if held[key] == nil {
 				held[key] = &strings.Builder{}
+				top := e.Package + " " + topName(e.Test)
+				order[top] = append(order[top], key)
 			}
 			if !strings.HasPrefix(e.Output, "=== ") {
 				held[key].WriteString(e.Output)
 			}
 		case e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
 			key := e.Package + " " + e.Test
-			// a subtest's failure is in its parent's output too: relay the
-			// top-level test's only, once
-			top := !strings.Contains(e.Test, "/")
-			if e.Action == "fail" && top {
-				out := ""
-				if held[key] != nil {
-					out = held[key].String()
+			if e.Action == "fail" {
+				failed[key] = true
+			}
+			if strings.Contains(e.Test, "/") {
+				run.Subtests = append(run.Subtests, Test{e.Package, e.Test, e.Action, e.Elapsed})
+				continue
+			}
+			run.Tests = append(run.Tests, Test{e.Package, e.Test, e.Action, e.Elapsed})
+			// as go test without -v: the lines of the test and of each
+			// subtest that failed, in the order they came; a passing
+			// subtest's logs are not printed
+			if e.Action == "fail" {
+				printed := 0
+				for _, k := range order[key] {
+					if failed[k] && held[k] != nil {
+						fmt.Fprint(w, held[k].String())
+						printed += strings.Count(held[k].String(), "\n")
+					}
 				}
-				fmt.Fprint(w, out)
-				if strings.Count(out, "\n") <= 1 {
+				if printed <= 1 {
 					// the failure's own lines were not attributed to it
 					// (seen once under load): say where the stream is
 					fmt.Fprintf(w, "    (no message of %s in the stream here: read the go test -json stream kept beside the table)\n", e.Test)
 				}
 			}
-			if top {
-				run.Tests = append(run.Tests, Test{e.Package, e.Test, e.Action, e.Elapsed})
-				delete(held, key)
-			} else {
-				run.Subtests = append(run.Subtests, Test{e.Package, e.Test, e.Action, e.Elapsed})
+			for _, k := range order[key] {
+				delete(held, k)
+				delete(failed, k)
 			}
+			delete(order, key)
 		}
 	}
 	return run, sc.Err()

@@ -14,6 +14,10 @@ const stream = `{"Action":"start","Package":"p"}
 {"Action":"pass","Package":"p","Test":"TestFast","Elapsed":0.5}
 {"Action":"run","Package":"p","Test":"TestSlow"}
 {"Action":"output","Package":"p","Test":"TestSlow","Output":"=== RUN   TestSlow\n"}
+{"Action":"run","Package":"p","Test":"TestSlow/ok"}
+{"Action":"output","Package":"p","Test":"TestSlow/ok","Output":"    x_test.go:7: a passing subtest's log\n"}
+{"Action":"output","Package":"p","Test":"TestSlow/ok","Output":"    --- PASS: TestSlow/ok (0.10s)\n"}
+{"Action":"pass","Package":"p","Test":"TestSlow/ok","Elapsed":0.1}
 {"Action":"run","Package":"p","Test":"TestSlow/sub"}
 {"Action":"output","Package":"p","Test":"TestSlow/sub","Output":"    x_test.go:9: the figure is wrong\n"}
 {"Action":"output","Package":"p","Test":"TestSlow/sub","Output":"    --- FAIL: TestSlow/sub (12.00s)\n"}
@@ -38,7 +42,7 @@ func TestReadRelaysFailuresAndTimesTests(t *testing.T) {
 	if strings.Count(got, "the figure is wrong") != 1 || !strings.Contains(got, "--- FAIL: TestSlow (12.30s)") {
 		t.Errorf("the failure is not relayed once:\n%s", got)
 	}
-	if strings.Contains(got, "TestFast") || strings.Contains(got, "=== RUN") {
+	if strings.Contains(got, "TestFast") || strings.Contains(got, "=== RUN") || strings.Contains(got, "passing subtest") {
 		t.Errorf("a passing test or a RUN line was relayed:\n%s", got)
 	}
 	// the summary lines are held back for the end
@@ -58,8 +62,8 @@ func TestReadRelaysFailuresAndTimesTests(t *testing.T) {
 			rows = append(rows, l)
 		}
 	}
-	// the subtest in a section of its own, after the three
-	if len(rows) != 4 || rows[3] != "12.00\t-\tfail\tp\tTestSlow/sub" || !strings.HasPrefix(rows[0], "12.30\t96.1%\tfail\tp\tTestSlow") ||
+	// the subtests in a section of their own, after the three
+	if len(rows) != 5 || rows[3] != "12.00\t-\tfail\tp\tTestSlow/sub" || rows[4] != "0.10\t-\tpass\tp\tTestSlow/ok" || !strings.HasPrefix(rows[0], "12.30\t96.1%\tfail\tp\tTestSlow") ||
 		!strings.HasPrefix(rows[1], "0.50\t3.9%\tpass\tp\tTestFast") || !strings.HasSuffix(rows[2], "skip\tp\tTestSkip") {
 		t.Errorf("table rows %q", rows)
 	}
