@@ -315,7 +315,7 @@ static int group_rejected(const struct floors *f, enum group g, struct floor_rej
 		snprintf(
 			r->reason, sizeof(r->reason),
 			"only %u of %u batches in %u tries ran without a futex wake-up of its worker (%llu wake-ups): a figure with one would be its idle policy, not a handoff",
-			f->ref.kept, f->handoff_batches, REF_TRIES * f->handoff_batches,
+			f->ref.kept, f->handoff_batches, f->ref.tries[f->ref.short_step],
 			(unsigned long long)r->wakeups);
 		return 1;
 	}

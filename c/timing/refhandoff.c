@@ -53,9 +53,10 @@ static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s, 
 }
 
 /* One step: its warm-up (wake-ups allowed: the worker may sleep before
- * it), then its timed batches. A batch that needed a wake-up is dropped
- * (counted, with its wake-ups) and measured again, at most REF_TRIES times
- * the batches in all; a step that cannot fill its batches is left NAN
+ * it), then its timed batches. A batch that needs a wake-up is dropped at
+ * that wake-up (counted, with it) and measured again, REF_TRIES times the
+ * batches at least and, once one was clean, until REF_BUDGET_NS have
+ * passed; a step that cannot fill its batches is left NAN
  * (r->short_step says which). */
 static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uint64_t n, uint32_t batches,
 		      uint64_t warmup, struct ref_result *r)
@@ -63,19 +64,23 @@ static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uin
 	struct series ser;
 	uint64_t warm_wakes = 0;
 	uint32_t kept = 0, tries = 0;
+	uint64_t began;
 
 	if (series_init(&ser, n, batches) != 0)
 		return -1;
 	for (uint64_t i = 0; i < warmup; i++)
 		if (handoff(h, ++*seq, s, &warm_wakes) != 0)
 			goto bad;
-	while (kept < ser.nbatches && tries < REF_TRIES * ser.nbatches) {
+	began = now_ns();
+	while (kept < ser.nbatches &&
+	       (tries < REF_TRIES * ser.nbatches || (kept > 0 && now_ns() - began < REF_BUDGET_NS))) {
 		uint64_t wakes = 0, t0 = now_ns(), end = *seq + ser.ops[kept], dt;
-		while (*seq < end)
+		while (*seq < end && wakes == 0) /* a batch is dropped at its first wake-up */
 			if (handoff(h, ++*seq, s, &wakes) != 0)
 				goto bad;
 		dt = now_ns() - t0;
 		tries++;
+		r->tries[s] = tries;
 		if (wakes != 0) {
 			r->wakeups[s] += wakes;
 			r->dropped[s]++;
