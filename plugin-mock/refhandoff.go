@@ -8,7 +8,14 @@ package main
 
 /*
 #cgo CFLAGS: -I${SRCDIR}/../c
+#include <pthread.h>
 #include "timing/refhandoff.h"
+
+// The worker says which thread it is: the caller reads its CPU clock.
+static void cgocost_ref_say_thread(struct ref_handoff *h)
+{
+	__atomic_store_n(&h->worker_thread, (uint64_t)pthread_self(), __ATOMIC_SEQ_CST);
+}
 */
 import "C"
 
@@ -35,6 +42,7 @@ func refServe(h *C.struct_ref_handoff) {
 	// Locked and never unlocked: the thread ends with the goroutine, so its
 	// pin never reaches another goroutine.
 	runtime.LockOSThread()
+	C.cgocost_ref_say_thread(h)
 	if cpu := int(h.worker_cpu); cpu >= 0 {
 		pinned := (*int32)(unsafe.Pointer(&h.worker_pinned))
 		if refPin(cpu) {

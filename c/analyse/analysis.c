@@ -136,7 +136,7 @@ static void cell_totals(const struct cell_rec *c, struct cell_stats *s)
 static void cell_floor_spreads(const struct cell_rec *c, struct floors_rec *f)
 {
 	f->has_spread = 1;
-	f->ref_wakeups = f->ref_dropped_batches = 0;
+	f->ref_wakeups = f->ref_dropped_batches = f->handoff_dropped_batches = 0;
 	f->nrejected = 0;
 	f->spread_batches = c->launches[0].floors.spread_batches;
 	for (int k = 0; k < FLOOR_KINDS; k++)
@@ -145,7 +145,7 @@ static void cell_floor_spreads(const struct cell_rec *c, struct floors_rec *f)
 		const struct floors_rec *l = &c->launches[i].floors;
 		if (!l->has_spread) {
 			f->has_spread = 0;
-			f->ref_wakeups = f->ref_dropped_batches = -1;
+			f->ref_wakeups = f->ref_dropped_batches = f->handoff_dropped_batches = -1;
 			return;
 		}
 		for (int k = 0; k < FLOOR_KINDS; k++) {
@@ -158,6 +158,9 @@ static void cell_floor_spreads(const struct cell_rec *c, struct floors_rec *f)
 		f->ref_dropped_batches = f->ref_dropped_batches < 0 || l->ref_dropped_batches < 0
 						 ? -1
 						 : f->ref_dropped_batches + l->ref_dropped_batches;
+		f->handoff_dropped_batches = f->handoff_dropped_batches < 0 || l->handoff_dropped_batches < 0
+						     ? -1
+						     : f->handoff_dropped_batches + l->handoff_dropped_batches;
 		f->nrejected += l->nrejected;
 	}
 }

@@ -146,11 +146,16 @@ static void spread_keys(struct obj *o, struct floors_rec *f)
 		f_sub(o, "spread", spread_fields, f, NULL);
 		f_i64n(o, "ref_dropped_batches", &f->ref_dropped_batches);
 		f_i64n(o, "ref_wakeups", &f->ref_wakeups);
+		int has_rt = 1; /* always written; absent from older documents */
+		if (f_opt(o, "handoff_dropped_batches", &has_rt))
+			f_i64n(o, "handoff_dropped_batches", &f->handoff_dropped_batches);
+		else if (o->c->dir == READ)
+			f->handoff_dropped_batches = -1;
 	} else if (o->c->dir == READ) {
 		for (int k = 0; k < FLOOR_KINDS; k++)
 			f->spread[k].min_ns = f->spread[k].max_ns = NAN;
 		f->spread_batches = 0;
-		f->ref_dropped_batches = f->ref_wakeups = -1;
+		f->ref_dropped_batches = f->ref_wakeups = f->handoff_dropped_batches = -1;
 	}
 }
 

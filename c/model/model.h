@@ -128,10 +128,17 @@ struct floors_rec {
 	int has_spread;
 	uint32_t spread_batches;
 	struct floor_spread spread[FLOOR_KINDS];
-	/* the reference handoff's timed batches that needed a futex wake-up
-	 * of its worker, dropped and measured again (the figures' batches
-	 * needed none), and their wake-ups; -1: not measured, or older */
+	/* the reference handoff's timed batches dropped and measured again:
+	 * at a futex wake-up of its worker (one each), or with a thread off
+	 * its CPU (timing/refhandoff.h; documents from before 2026-12-05
+	 * counted only the first kind, with every wake-up of a batch); the
+	 * figures' batches had neither; and the wake-ups; -1: not measured,
+	 * or older */
 	int64_t ref_dropped_batches, ref_wakeups;
+	/* the round trip's timed batches in which one of its two threads lost
+	 * its CPU, dropped and measured again (timing/roundtrip.h); -1: not
+	 * measured, or a document from before they were counted */
+	int64_t handoff_dropped_batches;
 	/* attempts rejected by the floors' checks and measured again: a
 	 * launch's, each with its reason; a cell's: their count over launches */
 	uint32_t nrejected;

@@ -23,10 +23,18 @@ static const char *spread_text(char *buf, size_t len, const struct floors_rec *f
 static void checks_lines(FILE *out, const char *prefix, const struct floors_rec *f, int launch)
 {
 
+	/* a batch is dropped at its first wake-up, or at its end with a
+	 * thread off its CPU (timing/refhandoff.h) */
 	if (f->ref_wakeups >= 0)
 		fprintf(out,
-			"%s  its timed batches: %lld dropped and measured again for %lld futex wake-ups of the worker; the batches of the figures needed 0\n",
-			prefix, (long long)f->ref_dropped_batches, (long long)f->ref_wakeups);
+			"%s  its timed batches: %lld dropped and measured again (%lld at a futex wake-up of the worker, %lld with a thread off its CPU); the batches of the figures had neither\n",
+			prefix, (long long)f->ref_dropped_batches, (long long)f->ref_wakeups,
+			(long long)(f->ref_dropped_batches > f->ref_wakeups ? f->ref_dropped_batches - f->ref_wakeups
+									    : 0));
+	if (f->handoff_dropped_batches > 0)
+		fprintf(out,
+			"%s  the round trip's timed batches: %lld dropped and measured again, one of its two threads off its CPU (timing/roundtrip.h); the batches of the figure lost none\n",
+			prefix, (long long)f->handoff_dropped_batches);
 	if (!launch) {
 		if (f->nrejected)
 			fprintf(out,

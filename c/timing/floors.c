@@ -4,8 +4,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdalign.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +11,7 @@
 #include "base/clock.h"
 #include "base/sysinfo.h"
 #include "plugin/goruntime.h"
+#include "timing/roundtrip.h"
 
 struct call_job {
 	struct floors *f;
@@ -65,116 +64,6 @@ static void *call_floors_thread(void *arg)
 	}
 	f->go_raw_measured = 1;
 	return NULL;
-}
-
-/* The shared cache line of the round trip, alone on its line. */
-struct handoff_line {
-	alignas(64) _Atomic uint64_t seq;
-	char pad[64 - sizeof(uint64_t)];
-};
-
-struct handoff_job {
-	struct handoff_line *line;
-	struct series *s;
-	uint64_t warmup;
-	uint64_t total; /* warmup + timed round trips */
-	int cpu;
-	int failed;
-};
-
-/* Pong: answers every odd sequence number with the next even one. */
-static void *handoff_pong(void *arg)
-{
-	struct handoff_job *j = arg;
-
-	if (pin_to_cpu(j->cpu) != 0) {
-		j->failed = 1;
-		atomic_store(&j->line->seq, UINT64_MAX);
-		return NULL;
-	}
-	for (uint64_t i = 0; i < j->total; i++) {
-		uint64_t want = 2 * i + 1, v;
-		while ((v = atomic_load_explicit(&j->line->seq, memory_order_acquire)) != want)
-			if (v == UINT64_MAX)
-				return NULL;
-		atomic_store_explicit(&j->line->seq, want + 1, memory_order_release);
-	}
-	return NULL;
-}
-
-static int round_trip(struct handoff_line *l, uint64_t i)
-{
-	uint64_t v;
-
-	atomic_store_explicit(&l->seq, 2 * i + 1, memory_order_release);
-	while ((v = atomic_load_explicit(&l->seq, memory_order_acquire)) != 2 * i + 2)
-		if (v == UINT64_MAX)
-			return -1;
-	return 0;
-}
-
-/* Ping: runs on the calling thread, pinned to cpu_a. */
-static int handoff_ping(struct handoff_job *j)
-{
-	uint64_t i = 0, t0;
-
-	if (pin_to_cpu(j->cpu) != 0)
-		return -1;
-	for (; i < j->warmup; i++)
-		if (round_trip(j->line, i))
-			return -1;
-	for (uint32_t b = 0; b < j->s->nbatches; b++) {
-		uint64_t end = i + j->s->ops[b];
-		t0 = now_ns();
-		for (; i < end; i++)
-			if (round_trip(j->line, i))
-				return -1;
-		series_add(j->s, b, now_ns() - t0);
-	}
-	return 0;
-}
-
-static void *handoff_ping_thread(void *arg)
-{
-	struct handoff_job *j = arg;
-	j->failed = handoff_ping(j) != 0;
-	if (j->failed)
-		atomic_store(&j->line->seq, UINT64_MAX);
-	return NULL;
-}
-
-static int measure_handoff(struct floors *f, uint64_t warmup, char *err, size_t errlen)
-{
-	static struct handoff_line line;
-	struct handoff_job ping, pong;
-	pthread_t tping, tpong;
-
-	atomic_store(&line.seq, 0);
-	memset(&ping, 0, sizeof(ping));
-	ping.line = &line;
-	ping.s = &f->handoff;
-	ping.warmup = warmup;
-	ping.total = warmup + f->handoff.total_ops;
-	pong = ping;
-	ping.cpu = f->cpu_a;
-	pong.cpu = f->cpu_b;
-	if (pthread_create(&tpong, NULL, handoff_pong, &pong) != 0) {
-		snprintf(err, errlen, "cannot start the round-trip thread");
-		return -1;
-	}
-	if (pthread_create(&tping, NULL, handoff_ping_thread, &ping) != 0) {
-		atomic_store(&line.seq, UINT64_MAX);
-		pthread_join(tpong, NULL);
-		snprintf(err, errlen, "cannot start the round-trip thread");
-		return -1;
-	}
-	pthread_join(tping, NULL);
-	pthread_join(tpong, NULL);
-	if (ping.failed || pong.failed) {
-		snprintf(err, errlen, "cache-line round trip: cannot pin to CPUs %d and %d", f->cpu_a, f->cpu_b);
-		return -1;
-	}
-	return 0;
 }
 
 /* The floors measured together, and measured again together. */
@@ -283,14 +172,17 @@ static int measure_round_trip(struct floors *f, const struct plan *p, char *err,
 		snprintf(f->handoff_why, sizeof(f->handoff_why), "needs two CPUs and this process may run on one");
 		return 0;
 	}
-	if (series_fresh(&f->handoff, p)) {
+	struct plan rt = *p;
+	rt.n = p->n < RT_MAX_N ? p->n : RT_MAX_N;
+	if (series_fresh(&f->handoff, &rt)) {
 		snprintf(err, errlen, "out of memory for the floors");
 		return -1;
 	}
-	if (measure_handoff(f, p->warmup, err, errlen) != 0)
+	if (rt_measure(&f->handoff, p->warmup, f->cpu_a, f->cpu_b, &f->rt, err, errlen) != 0)
 		return -1;
 	f->handoff_measured = 1;
-	floor_fig_of_series(&f->fig[FLOOR_HANDOFF], &f->handoff);
+	if (f->rt.kept == f->handoff.nbatches)
+		floor_fig_of_series(&f->fig[FLOOR_HANDOFF], &f->handoff);
 	return 0;
 }
 
@@ -317,6 +209,14 @@ static int group_rejected(const struct floors *f, enum group g, struct floor_rej
 			"only %u of %u batches in %u tries ran without a futex wake-up of its worker (%llu wake-ups): a figure with one would be its idle policy, not a handoff",
 			f->ref.kept, f->handoff_batches, f->ref.tries[f->ref.short_step],
 			(unsigned long long)r->wakeups);
+		return 1;
+	}
+	if (g == G_HANDOFF && f->handoff_measured && f->rt.kept < f->handoff.nbatches) {
+		r->kind = FLOOR_HANDOFF;
+		snprintf(
+			r->reason, sizeof(r->reason),
+			"only %u of %u batches in %u tries ran with both threads on their CPUs (%u lost one): a figure with one would be the scheduler's, not a round trip",
+			f->rt.kept, f->handoff.nbatches, f->rt.tries, f->rt.dropped);
 		return 1;
 	}
 	for (int i = 0; i < count[g]; i++)

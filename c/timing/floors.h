@@ -11,6 +11,7 @@
 #include "model/model.h"
 #include "timing/floorcheck.h"
 #include "timing/refhandoff.h"
+#include "timing/roundtrip.h"
 #include "timing/series.h"
 
 void cgocost_c_noop(void);
@@ -22,6 +23,7 @@ struct floors {
 	int go_raw_measured;	 /* 0: no Go runtime with cgocost's raw export */
 	struct series handoff;	 /* C thread <-> C thread cache-line round trip */
 	int handoff_measured;
+	struct rt_result rt;   /* its tries, and the batches dropped (roundtrip.h) */
 	int cpu_a, cpu_b;      /* CPUs of the round trip */
 	struct ref_result ref; /* the reference C->Go spin handoff */
 	char handoff_why[160]; /* why the round trip was not measured */

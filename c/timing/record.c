@@ -107,7 +107,7 @@ void record_floors(struct floors_rec *rec, const struct floors *f)
 	rec->c_call_ns = series_median_per_op(&f->c_call);
 	rec->go_raw_ns = f->go_raw_measured ? series_median_per_op(&f->go_raw) : NAN;
 	rec->go_raw_cold_ns = f->go_raw_measured ? (double)f->go_raw_cold_ns : NAN;
-	rec->handoff_ns = f->handoff_measured ? series_median_per_op(&f->handoff) : NAN;
+	rec->handoff_ns = f->handoff_measured ? f->fig[FLOOR_HANDOFF].median_ns : NAN;
 	rec->handoff_cpus[0] = f->handoff_measured ? f->cpu_a : -1;
 	rec->handoff_cpus[1] = f->handoff_measured ? f->cpu_b : -1;
 	snprintf(rec->handoff_why, sizeof(rec->handoff_why), "%s", f->handoff_measured ? "" : f->handoff_why);
@@ -122,6 +122,8 @@ void record_floors(struct floors_rec *rec, const struct floors *f)
 	/* the figures above passed the checks; their batches needed no wake-up */
 	rec->ref_wakeups = isnan(f->ref.step_ns[REF_BARE]) ? -1 : (int64_t)ref_wakeups(&f->ref);
 	rec->ref_dropped_batches = isnan(f->ref.step_ns[REF_BARE]) ? -1 : (int64_t)ref_dropped(&f->ref);
+	/* the round trip's batches in which a thread lost its CPU */
+	rec->handoff_dropped_batches = f->handoff_measured ? (int64_t)f->rt.dropped : -1;
 	rec->nrejected = f->nrejected;
 	memcpy(rec->rejected, f->rejected, sizeof(rec->rejected));
 }

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -52,14 +53,30 @@ static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s, 
 	return 0;
 }
 
+static uint64_t cpu_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	if (clock_gettime(c, &ts) != 0)
+		return 0; /* no CPU time read: the batch counts as off CPU */
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether a thread that accrued cpu ns of CPU time in a batch of wall ns
+ * lost its CPU in it. */
+static int off_cpu(uint64_t wall, uint64_t cpu)
+{
+	return wall > cpu && wall - cpu > REF_LOST_NS;
+}
+
 /* One step: its warm-up (wake-ups allowed: the worker may sleep before
  * it), then its timed batches. A batch that needs a wake-up is dropped at
  * that wake-up (counted, with it) and measured again, REF_TRIES times the
  * batches at least and, once one was clean, until REF_BUDGET_NS have
  * passed; a step that cannot fill its batches is left NAN
  * (r->short_step says which). */
-static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uint64_t n, uint32_t batches,
-		      uint64_t warmup, struct ref_result *r)
+static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, enum ref_step s, uint64_t n,
+		      uint32_t batches, uint64_t warmup, struct ref_result *r)
 {
 	struct series ser;
 	uint64_t warm_wakes = 0;
@@ -74,6 +91,7 @@ static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uin
 	began = now_ns();
 	while (kept < ser.nbatches &&
 	       (tries < REF_TRIES * ser.nbatches || (kept > 0 && now_ns() - began < REF_BUDGET_NS))) {
+		uint64_t c0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID), w0 = cpu_ns(worker);
 		uint64_t wakes = 0, t0 = now_ns(), end = *seq + ser.ops[kept], dt;
 		while (*seq < end && wakes == 0) /* a batch is dropped at its first wake-up */
 			if (handoff(h, ++*seq, s, &wakes) != 0)
@@ -83,6 +101,11 @@ static int timed_step(struct ref_handoff *h, uint64_t *seq, enum ref_step s, uin
 		r->tries[s] = tries;
 		if (wakes != 0) {
 			r->wakeups[s] += wakes;
+			r->dropped[s]++;
+			continue;
+		}
+		if (off_cpu(dt, cpu_ns(CLOCK_THREAD_CPUTIME_ID) - c0) || off_cpu(dt, cpu_ns(worker) - w0)) {
+			r->offcpu[s]++;
 			r->dropped[s]++;
 			continue;
 		}
@@ -150,6 +173,21 @@ uint32_t ref_dropped(const struct ref_result *r)
 	return r->dropped[REF_BARE] + r->dropped[REF_EVENT] + r->dropped[REF_RESULT];
 }
 
+/* Waits, at most REF_START_S, for the worker to say which thread it is:
+ * 0 with its CPU clock, -1 with a message. */
+static int worker_clock(struct ref_handoff *h, clockid_t *clock, char *err, size_t errlen)
+{
+	struct timespec nap = { 0, 1000000 };
+	uint64_t t = 0;
+
+	for (int i = 0; i < REF_START_S * 1000 && (t = __atomic_load_n(&h->worker_thread, __ATOMIC_SEQ_CST)) == 0; i++)
+		nanosleep(&nap, NULL);
+	if (t != 0 && pthread_getcpuclockid((pthread_t)t, clock) == 0)
+		return 0;
+	snprintf(err, errlen, "reference handoff: its worker did not say its thread within %d s", REF_START_S);
+	return -1;
+}
+
 /* Waits, at most REF_START_S, for a worker asked to pin itself to say
  * whether it did: 0 pinned, -1 with a message. */
 static int worker_pinned(struct ref_handoff *h, int cpu, char *err, size_t errlen)
@@ -179,6 +217,7 @@ int ref_measure_on(struct ref_result *r, void (*start)(struct ref_handoff *), ui
 {
 	struct ref_handoff *h;
 	uint64_t seq = 0;
+	clockid_t worker;
 	int rc = 0;
 
 	*r = (struct ref_result){ .wake_ns = NAN, .short_step = -1 };
@@ -194,9 +233,11 @@ int ref_measure_on(struct ref_result *r, void (*start)(struct ref_handoff *), ui
 	start(h);
 	if (worker_cpu >= 0 && worker_pinned(h, worker_cpu, err, errlen) != 0)
 		rc = -2; /* its message said; the worker is stopped all the same */
+	else if (worker_clock(h, &worker, err, errlen) != 0)
+		rc = -2;
 	for (int s = REF_BARE; rc == 0 && s <= REF_RESULT && r->short_step < 0; s++) {
 		__atomic_store_n(&h->step, (uint32_t)s, __ATOMIC_SEQ_CST);
-		rc = timed_step(h, &seq, (enum ref_step)s, n, batches, warmup, r);
+		rc = timed_step(h, worker, &seq, (enum ref_step)s, n, batches, warmup, r);
 	}
 	if (rc == 0 && r->short_step < 0)
 		rc = wake_ups(h, &seq, &r->wake_ns);

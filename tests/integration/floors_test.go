@@ -24,7 +24,8 @@ const spinEnv = "CGOCOST_TEST_REF_SPIN_ROUNDS=0"
 var (
 	// "#   cache-line round trip CPU 0<->1  137.88 ns   [120.10 ns .. 640.24 ns]"
 	floorLine    = regexp.MustCompile(`^#   (C call through a pointer|C->Go raw //export no-op|cache-line round trip|reference C->Go spin handoff|  \+event|  \+result)\s.*?\s(\d[\d.]*) (ns|µs|ms)(   \[(\d[\d.]*) (ns|µs|ms) \.\. (\d[\d.]*) (ns|µs|ms)\])?`)
-	droppedLine  = regexp.MustCompile(`its timed batches: (\d+) dropped and measured again for (\d+) futex wake-ups`)
+	droppedLine  = regexp.MustCompile(`its timed batches: (\d+) dropped and measured again \((\d+) at a futex wake-up of the worker, (\d+) with a thread off its CPU\)`)
+	rtDropped    = regexp.MustCompile(`the round trip's timed batches: (\d+) dropped and measured again, one of its two threads off its CPU`)
 	rejectedLine = regexp.MustCompile(`^#   rejected, measured again: (.+?): (.+)$`)
 	floorsFailed = regexp.MustCompile(`(?m)^bench: floors: .+ failed its checks in 3 attempts, so it is no figure: .+: .+$`)
 	// the same, from a child launch of a comparison
@@ -39,6 +40,7 @@ type floorsJSON struct {
 				RefBareNs         *float64 `json:"ref_bare_ns"`
 				RefDroppedBatches *int64   `json:"ref_dropped_batches"`
 				RefWakeups        *int64   `json:"ref_wakeups"`
+				RTDropped         *int64   `json:"handoff_dropped_batches"`
 				Spread            *struct {
 					Batches int `json:"batches"`
 				} `json:"spread"`
@@ -158,7 +160,7 @@ func TestFloorsCarryTheirSpread(t *testing.T) {
 		t.Logf("the floors failed on this machine (allowed under load): %s", r.stderr)
 		return
 	}
-	figures, dropped, rejected := 0, []string(nil), []string(nil)
+	figures, dropped, rejected, rtPrinted := 0, []string(nil), []string(nil), ""
 	for _, l := range strings.Split(r.stdout, "\n") {
 		if m := floorLine.FindStringSubmatch(l); m != nil {
 			figures++
@@ -173,6 +175,9 @@ func TestFloorsCarryTheirSpread(t *testing.T) {
 		}
 		if m := droppedLine.FindStringSubmatch(l); m != nil {
 			dropped = m[1:]
+		}
+		if m := rtDropped.FindStringSubmatch(l); m != nil {
+			rtPrinted = m[1]
 		}
 		if m := rejectedLine.FindStringSubmatch(l); m != nil {
 			rejected = append(rejected, m[2])
@@ -203,8 +208,16 @@ func TestFloorsCarryTheirSpread(t *testing.T) {
 	if dropped[0] != strconv.FormatInt(*f.RefDroppedBatches, 10) || dropped[1] != strconv.FormatInt(*f.RefWakeups, 10) {
 		t.Fatalf("printed %v dropped batches and wake-ups, JSON %d and %d", dropped, *f.RefDroppedBatches, *f.RefWakeups)
 	}
-	if *f.RefWakeups < *f.RefDroppedBatches {
-		t.Fatalf("%d batches dropped for %d wake-ups: each needed one at least", *f.RefDroppedBatches, *f.RefWakeups)
+	// a batch is dropped at its first wake-up, or with a thread off its CPU
+	if *f.RefWakeups > *f.RefDroppedBatches || dropped[2] != strconv.FormatInt(*f.RefDroppedBatches-*f.RefWakeups, 10) {
+		t.Fatalf("%d batches dropped, %d wake-ups, %s printed as off CPU", *f.RefDroppedBatches, *f.RefWakeups, dropped[2])
+	}
+	// the round trip's dropped batches: in the JSON always, printed when any
+	if f.RTDropped == nil || *f.RTDropped < 0 {
+		t.Fatalf("no count of the round trip's dropped batches:\n%s", raw)
+	}
+	if want := strconv.FormatInt(*f.RTDropped, 10); (*f.RTDropped > 0 || rtPrinted != "") && rtPrinted != want {
+		t.Fatalf("the round trip's dropped batches: printed %q, JSON %s", rtPrinted, want)
 	}
 	if len(rejected) != len(f.Rejected) {
 		t.Fatalf("printed %d rejected attempts, JSON %d", len(rejected), len(f.Rejected))

@@ -96,6 +96,7 @@ static void test_floors_spread(void **state)
 	f->spread[FLOOR_GO_RAW] = (struct floor_spread){ NAN, NAN };
 	f->ref_dropped_batches = 2;
 	f->ref_wakeups = 37;
+	f->handoff_dropped_batches = 4;
 	f->nrejected = 2;
 	f->rejected[0] = (struct floor_reject){ FLOOR_REF_EVENT, 12, "only 3 of 10 batches" };
 	f->rejected[1] = (struct floor_reject){ FLOOR_HANDOFF, 0, "86x the bare step" };
@@ -112,6 +113,7 @@ static void test_floors_spread(void **state)
 	assert_true(isnan(f->spread[FLOOR_GO_RAW].min_ns));
 	assert_int_equal(f->ref_dropped_batches, 2);
 	assert_int_equal(f->ref_wakeups, 37);
+	assert_int_equal(f->handoff_dropped_batches, 4);
 	assert_int_equal(f->nrejected, 2);
 	assert_int_equal(f->rejected[0].kind, FLOOR_REF_EVENT);
 	assert_int_equal(f->rejected[0].wakeups, 12);
@@ -125,6 +127,15 @@ static void test_floors_spread(void **state)
 		json_array_get(json_object_get(json_array_get(json_object_get(j, "cells"), 0), "launches"), 0),
 		"floors");
 	assert_true(json_is_object(fl));
+	/* from before the round trip's dropped batches were counted */
+	assert_int_equal(json_object_del(fl, "handoff_dropped_batches"), 0);
+	free(two);
+	two = json_dumps(j, 0);
+	if (doc_loads(&back, two, strlen(two), err, sizeof(err)) != 0)
+		fail_msg("a document without handoff_dropped_batches: %s", err);
+	assert_int_equal(back.cells[0].launches[0].floors.handoff_dropped_batches, -1);
+	assert_int_equal(back.cells[0].launches[0].floors.ref_wakeups, 37);
+	doc_free(&back);
 	assert_int_equal(json_object_del(fl, "spread"), 0);
 	assert_int_equal(json_object_del(fl, "ref_wakeups"), 0);
 	assert_int_equal(json_object_del(fl, "ref_dropped_batches"), 0);
@@ -138,6 +149,7 @@ static void test_floors_spread(void **state)
 	assert_int_equal(f->has_spread, 0);
 	assert_int_equal(f->ref_wakeups, -1);
 	assert_int_equal(f->ref_dropped_batches, -1);
+	assert_int_equal(f->handoff_dropped_batches, -1);
 	assert_int_equal(f->nrejected, 0);
 	assert_true(isnan(f->spread[FLOOR_C_CALL].min_ns));
 	assert_true(f->ref_bare_ns == 143);

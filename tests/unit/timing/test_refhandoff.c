@@ -46,7 +46,8 @@ static void test_every_request_answered_once(void **state)
 			assert_true(isfinite(r.step_ns[s]) && r.step_ns[s] > 0);
 			assert_true(r.step_min_ns[s] <= r.step_ns[s] && r.step_ns[s] <= r.step_max_ns[s]);
 			assert_true(r.tries[s] >= 3 && r.dropped[s] == r.tries[s] - 3); /* every try kept or dropped */
-			assert_true(r.wakeups[s] >= r.dropped[s]);
+			/* a batch is dropped at its first wake-up, or off CPU */
+			assert_true(r.offcpu[s] <= r.dropped[s] && r.wakeups[s] == r.dropped[s] - r.offcpu[s]);
 		}
 		assert_true(isfinite(r.wake_ns) && r.wake_ns > 0);
 	}
@@ -122,12 +123,48 @@ static void test_worker_pins_itself(void **state)
 	assert_true(isnan(r.step_ns[REF_BARE]));
 }
 
+/* Caller and worker on one CPU, the worker never blocking: each request
+ * waits for the other thread's time slice, so every batch has a thread
+ * off its CPU, without a single wake-up: no figure, every try dropped as
+ * off CPU (the check that keeps a loaded machine's batches out). */
+static void test_one_cpu_is_off_cpu(void **state)
+{
+	struct ref_result r;
+	char err[256] = "";
+	struct plugin_syms syms;
+	void (*start)(struct ref_handoff *);
+	cpu_set_t all, one;
+	int cpu = allowed_cpu();
+	(void)state;
+
+	assert_int_equal(plugin_syms_builtin(&syms), 0);
+	goruntime_register(&syms);
+	start = goruntime_ref_start();
+	assert_non_null(start);
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	int rc = ref_measure_on(&r, start, UINT64_MAX, 30, 3, 0, cpu, err, sizeof(err));
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	assert_int_equal(rc, 0);
+	assert_int_equal(r.short_step, REF_BARE);
+	assert_int_equal(r.kept, 0);
+	assert_int_equal(r.tries[REF_BARE], REF_TRIES * 3);
+	assert_int_equal(r.offcpu[REF_BARE], r.tries[REF_BARE]);
+	assert_int_equal(r.dropped[REF_BARE], r.tries[REF_BARE]);
+	assert_true(r.wakeups[REF_BARE] == 0);
+	assert_true(isnan(r.step_ns[REF_BARE]));
+	assert_int_equal(r.answered, r.requests);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_request_answered_once),
 		cmocka_unit_test(test_sleep_path_is_no_figure),
 		cmocka_unit_test(test_worker_pins_itself),
+		cmocka_unit_test(test_one_cpu_is_off_cpu),
 	};
 	return cmocka_run_group_tests_name("refhandoff", tests, NULL, NULL);
 }
