@@ -53,22 +53,6 @@ static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s, 
 	return 0;
 }
 
-static uint64_t cpu_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	if (clock_gettime(c, &ts) != 0)
-		return 0; /* no CPU time read: the batch counts as off CPU */
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* Whether a thread that accrued cpu ns of CPU time in a batch of wall ns
- * lost its CPU in it. */
-static int off_cpu(uint64_t wall, uint64_t cpu)
-{
-	return wall > cpu && wall - cpu > REF_LOST_NS;
-}
-
 /* One step: its warm-up (wake-ups allowed: the worker may sleep before
  * it), then its timed batches. A batch that needs a wake-up is dropped at
  * that wake-up (counted, with it) and measured again, REF_TRIES times the
@@ -91,7 +75,7 @@ static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, en
 	began = now_ns();
 	while (kept < ser.nbatches &&
 	       (tries < REF_TRIES * ser.nbatches || (kept > 0 && now_ns() - began < REF_BUDGET_NS))) {
-		uint64_t c0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID), w0 = cpu_ns(worker);
+		uint64_t c0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), w0 = cpu_clock_ns(worker);
 		uint64_t wakes = 0, t0 = now_ns(), end = *seq + ser.ops[kept], dt;
 		while (*seq < end && wakes == 0) /* a batch is dropped at its first wake-up */
 			if (handoff(h, ++*seq, s, &wakes) != 0)
@@ -104,7 +88,8 @@ static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, en
 			r->dropped[s]++;
 			continue;
 		}
-		if (off_cpu(dt, cpu_ns(CLOCK_THREAD_CPUTIME_ID) - c0) || off_cpu(dt, cpu_ns(worker) - w0)) {
+		uint64_t c1 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), w1 = cpu_clock_ns(worker);
+		if (off_cpu_ns(dt, c0, c1, REF_LOST_NS) || off_cpu_ns(dt, w0, w1, REF_LOST_NS)) {
 			r->offcpu[s]++;
 			r->dropped[s]++;
 			continue;

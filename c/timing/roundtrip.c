@@ -63,21 +63,6 @@ static int round_trip(struct rt_line *l, uint64_t i)
 	return 0;
 }
 
-static uint64_t cpu_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	if (clock_gettime(c, &ts) != 0)
-		return 0; /* no CPU time read: the batch counts as lost */
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* wall - cpu, 0 when the thread ran through the whole batch. */
-static uint64_t lost(uint64_t wall, uint64_t cpu)
-{
-	return wall > cpu ? wall - cpu : 0;
-}
-
 /* Ping, on the calling thread pinned to CPU a: the warm-up, then each
  * batch until it is clean, within the tries and the budget. */
 static int ping(struct rt_job *j)
@@ -98,14 +83,14 @@ static int ping(struct rt_job *j)
 	began = now_ns();
 	while (j->r->kept < s->nbatches && (j->r->tries < RT_TRIES * s->nbatches || now_ns() - began < RT_BUDGET_NS)) {
 		uint64_t end = i + s->ops[j->r->kept];
-		uint64_t c0 = cpu_ns(CLOCK_THREAD_CPUTIME_ID), p0 = cpu_ns(j->pong_clock), t0 = now_ns();
+		uint64_t c0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), p0 = cpu_clock_ns(j->pong_clock), t0 = now_ns();
 		for (; i < end; i++)
 			if (round_trip(j->line, i))
 				return -1;
 		uint64_t dt = now_ns() - t0;
-		uint64_t c1 = cpu_ns(CLOCK_THREAD_CPUTIME_ID), p1 = cpu_ns(j->pong_clock);
+		uint64_t c1 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), p1 = cpu_clock_ns(j->pong_clock);
 		j->r->tries++;
-		if (lost(dt, c1 - c0) > RT_LOST_NS || lost(dt, p1 - p0) > RT_LOST_NS) {
+		if (off_cpu_ns(dt, c0, c1, RT_LOST_NS) || off_cpu_ns(dt, p0, p1, RT_LOST_NS)) {
 			j->r->dropped++;
 			continue;
 		}
