@@ -14,10 +14,12 @@
 
 /* The shared cache line, alone on its line, and pong's word on its pin
  * (1 pinned, -1 it could not, 0 not yet), which ping waits for before its
- * first request. STOP ends pong. */
+ * first request, with pong's CPU clock (read by pong itself: a thread
+ * that already ended has none to give). STOP ends pong. */
 struct rt_line {
 	alignas(64) _Atomic uint64_t seq;
 	alignas(64) _Atomic int pong_ready;
+	clockid_t pong_clock;
 };
 #define STOP UINT64_MAX
 
@@ -26,7 +28,6 @@ struct rt_job {
 	struct series *s;
 	struct rt_result *r;
 	uint64_t warmup;
-	clockid_t pong_clock;
 	int cpu;
 	int failed;
 };
@@ -37,7 +38,7 @@ static void *pong(void *arg)
 {
 	struct rt_job *j = arg;
 
-	if (pin_to_cpu(j->cpu) != 0) {
+	if (pin_to_cpu(j->cpu) != 0 || pthread_getcpuclockid(pthread_self(), &j->line->pong_clock) != 0) {
 		j->failed = 1;
 		atomic_store(&j->line->pong_ready, -1);
 		return NULL;
@@ -83,12 +84,13 @@ static int ping(struct rt_job *j)
 	began = now_ns();
 	while (j->r->kept < s->nbatches && (j->r->tries < RT_TRIES * s->nbatches || now_ns() - began < RT_BUDGET_NS)) {
 		uint64_t end = i + s->ops[j->r->kept];
-		uint64_t c0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), p0 = cpu_clock_ns(j->pong_clock), t0 = now_ns();
+		uint64_t c0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), p0 = cpu_clock_ns(j->line->pong_clock),
+			 t0 = now_ns();
 		for (; i < end; i++)
 			if (round_trip(j->line, i))
 				return -1;
 		uint64_t dt = now_ns() - t0;
-		uint64_t c1 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), p1 = cpu_clock_ns(j->pong_clock);
+		uint64_t c1 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), p1 = cpu_clock_ns(j->line->pong_clock);
 		j->r->tries++;
 		if (off_cpu_ns(dt, c0, c1, RT_LOST_NS) || off_cpu_ns(dt, p0, p1, RT_LOST_NS)) {
 			j->r->dropped++;
@@ -124,7 +126,7 @@ int rt_measure(struct series *s, uint64_t warmup, int cpu_a, int cpu_b, struct r
 		snprintf(err, errlen, "cannot start the round-trip thread");
 		return -1;
 	}
-	if (pthread_getcpuclockid(tb, &a.pong_clock) != 0 || pthread_create(&ta, NULL, ping_thread, &a) != 0) {
+	if (pthread_create(&ta, NULL, ping_thread, &a) != 0) {
 		atomic_store(&line.seq, STOP);
 		pthread_join(tb, NULL);
 		snprintf(err, errlen, "cannot start the round-trip thread");
