@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -105,6 +106,7 @@ func processesOf(mark string) []int {
 // line saying what was interrupted; no process of the run is left, and a
 // baseline saved before is intact.
 func TestSignalsLeaveNoProcess(t *testing.T) {
+	unignore(t, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	dir := buildDir(t)
 	bench := filepath.Join(dir, "bench")
 	parents := map[string][]string{
@@ -164,6 +166,37 @@ func TestSignalsLeaveNoProcess(t *testing.T) {
 			if files, _ := os.ReadDir(tmp); len(files) != 1 {
 				t.Errorf("%s %s: files left beside the baseline: %v", name, sname, files)
 			}
+		}
+	}
+}
+
+// unignore gives the children started during the test the default action
+// of each of sigs that this process was started ignoring: bench keeps a
+// signal its caller ignores ignored (nohup, a shell's background job;
+// c/base/interrupt.c), so under `nohup make test` a SIGHUP sent to it did
+// nothing and the test waited for a launch of minutes, then its timeout.
+// A signal this process handles is reset to the default in a child it
+// execs, where an ignored one stays ignored.
+func unignore(t *testing.T, sigs ...syscall.Signal) {
+	t.Helper()
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ignored uint64
+	for _, l := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(l, "SigIgn:"); ok {
+			if ignored, err = strconv.ParseUint(strings.TrimSpace(v), 16, 64); err != nil {
+				t.Fatalf("SigIgn %q: %v", v, err)
+			}
+		}
+	}
+	for _, s := range sigs {
+		if ignored&(1<<(uint(s)-1)) != 0 {
+			c := make(chan os.Signal, 1)
+			signal.Notify(c, s)
+			t.Cleanup(func() { signal.Stop(c) })
+			t.Logf("%v was ignored by this process: handled during the test, so that its children get the default", s)
 		}
 	}
 }
