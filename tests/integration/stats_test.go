@@ -216,26 +216,60 @@ func TestGobenchParsesWithBenchstat(t *testing.T) {
 // 12 launches (8 before): the rank-based interval of the change then stays
 // above +100% with several slow launches on either side. Measured at load
 // averages of 22 to 26: 6 runs of 6 regressed, the interval's low end
-// +168% to +231% for a true change of about +250%. No rerun: a miss is a
-// failure.
+// +168% to +231% for a true change of about +250%.
+//
+// A pass (exit 0) is a failure at once: the gate must never wave this
+// through. Inconclusive (exit 4) is the gate saying honestly that its 12
+// launches could not tell, and it did say so once, under ASan beside make
+// test's two other streams (a clean-clone CI, 2026-12-05; 8 runs of 8
+// beside four busy loops regressed, +142% to +267%): it gets one more
+// run, which must regress, as the docs' commands do for a verdict.
 func TestAgainstCatchesThreefoldSlowdown(t *testing.T) {
 	dir := buildDir(t)
 	wrapper := filepath.Join(dir, "bench")
-	r := run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "5", "--warmup", "300", "--launches", "12", "--interleave", "launches",
-		"--work", "u64", "--extra-ns", "300", "--against", wrapper, "--format", "json")
+	args := []string{"-n", "3000", "-r", "5", "--warmup", "300", "--launches", "12", "--interleave", "launches",
+		"--work", "u64", "--extra-ns", "300", "--against", wrapper}
+	r := regressedWithin2(t, filepath.Join(dir, "bench"), append(args, "--format", "json"))
 	if r.code != 1 {
-		t.Fatalf("exit %d, want 1: %s", r.code, r.stderr)
+		t.Fatalf("exit %d, want 1: %s\n%s", r.code, r.stderr, changeOf(r.stdout))
 	}
 	d := parseDoc(t, r.stdout)
 	if d.Comparison == nil || !d.Comparison.Regressed || len(d.Comparison.Changes) == 0 ||
 		d.Comparison.Changes[0].Verdict != "regressed" || !d.Comparison.Changes[0].Gated {
 		t.Fatalf("comparison: %+v", d.Comparison)
 	}
-	r = run(t, filepath.Join(dir, "bench"), nil, "-n", "3000", "-r", "5", "--warmup", "300", "--launches", "12", "--interleave", "launches",
-		"--work", "u64", "--extra-ns", "300", "--against", wrapper)
+	r = regressedWithin2(t, filepath.Join(dir, "bench"), args)
 	if r.code != 1 || !strings.Contains(r.stdout, "Performance has regressed.") || !strings.Contains(r.stdout, "change: [") {
 		t.Fatalf("text verdict: exit %d\n%s", r.code, r.stdout)
 	}
+}
+
+// regressedWithin2 runs bench with args: a pass fails the test at once, an
+// inconclusive verdict (exit 4) is logged and run once more.
+func regressedWithin2(t *testing.T, bench string, args []string) result {
+	t.Helper()
+	r := run(t, bench, nil, args...)
+	if r.code == 4 {
+		t.Logf("exit 4, inconclusive on a threefold slowdown (the machine too noisy for 12 launches); running it once more:\n%s", changeOf(r.stdout))
+		r = run(t, bench, nil, args...)
+	}
+	if r.code == 0 {
+		t.Fatalf("exit 0: the gate passed a threefold slowdown\n%s\n%s", r.stdout, r.stderr)
+	}
+	return r
+}
+
+// changeOf is the change line of a text report, or the JSON's comparison.
+func changeOf(out string) string {
+	if i := strings.Index(out, "\"comparison\""); i >= 0 {
+		return out[i:min(len(out), i+1500)]
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "change: [") {
+			return l
+		}
+	}
+	return "(no change line)"
 }
 
 // Identical builds, judged against a baseline from "another machine" (its
