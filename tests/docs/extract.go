@@ -7,6 +7,8 @@
 //     blank lines and lines that are only a comment are not commands.
 //   - A trailing comment "# exit N" (text may follow: "# exit 1: caught")
 //     states the exit status the command must end with; without one it is 0.
+//     "# exit N or M" allows either: a verdict on a build against itself
+//     is honestly one or the other, as the noise decides.
 //   - Output examples go in untagged or text blocks and are not commands; a
 //     "$ " prompt in such a block is an error, and so is a block tagged bash,
 //     shell, console or zsh (tag it sh).
@@ -35,6 +37,7 @@ type Command struct {
 	Line int    // 1-based line of the command's first line
 	Text string // the command as written: no "$ ", no trailing comment, continuations joined
 	Exit int    // the documented exit status
+	Or   []int  // other allowed ones ("# exit N or M"); none without
 }
 
 // Span is an inline code span of the prose, outside any fenced block.
@@ -54,7 +57,7 @@ type Doc struct {
 }
 
 var (
-	exitComment = regexp.MustCompile(`^exit (\d+)\b`)
+	exitComment = regexp.MustCompile(`^exit (\d+)(?: or (\d+))?\b`)
 	shellTags   = map[string]bool{"bash": true, "shell": true, "console": true, "zsh": true, "shell-session": true}
 	inlineCode  = regexp.MustCompile("`([^`]+)`")
 	link        = regexp.MustCompile(`\]\(([^)\s]+)\)`)
@@ -171,20 +174,25 @@ func (p *parser) blockLine(trimmed string) {
 
 // flush ends the pending command.
 func (p *parser) flush() {
-	cmd, exit, err := splitComment(p.pending.String())
+	cmd, exit, or, err := splitComment(p.pending.String())
 	if err != nil {
 		p.problem(p.pendLine, "%v", err)
 	} else if cmd != "" {
-		p.d.Commands = append(p.d.Commands, Command{File: p.file, Line: p.pendLine, Text: cmd, Exit: exit})
+		c := Command{File: p.file, Line: p.pendLine, Text: cmd, Exit: exit}
+		if or >= 0 {
+			c.Or = []int{or}
+		}
+		p.d.Commands = append(p.d.Commands, c)
 	}
 	p.pending.Reset()
 	p.pendLine = 0
 }
 
 // splitComment splits a command line into the command and the exit status
-// of its trailing "# exit N" comment (0 without one). A # starts a comment
-// where bash would: at the start of a word, outside quotes.
-func splitComment(line string) (string, int, error) {
+// of its trailing "# exit N" comment (0 without one), with the other one of
+// "# exit N or M" (-1 without). A # starts a comment where bash would: at
+// the start of a word, outside quotes.
+func splitComment(line string) (string, int, int, error) {
 	var quote rune
 	prevSpace := true
 	escaped := false
@@ -206,18 +214,24 @@ func splitComment(line string) (string, int, error) {
 			if m := exitComment.FindStringSubmatch(comment); m != nil {
 				n, err := strconv.Atoi(m[1])
 				if err != nil || n > 255 {
-					return "", 0, fmt.Errorf("exit status %q out of range", m[1])
+					return "", 0, -1, fmt.Errorf("exit status %q out of range", m[1])
 				}
-				return cmd, n, nil
+				or := -1
+				if m[2] != "" {
+					if or, err = strconv.Atoi(m[2]); err != nil || or > 255 || or == n {
+						return "", 0, -1, fmt.Errorf("exit status %q: not another status in range", m[2])
+					}
+				}
+				return cmd, n, or, nil
 			}
-			return cmd, 0, nil
+			return cmd, 0, -1, nil
 		}
 		prevSpace = r == ' ' || r == '\t'
 	}
 	if quote != 0 {
-		return "", 0, fmt.Errorf("unclosed %c quote in %q", quote, line)
+		return "", 0, -1, fmt.Errorf("unclosed %c quote in %q", quote, line)
 	}
-	return strings.TrimSpace(line), 0, nil
+	return strings.TrimSpace(line), 0, -1, nil
 }
 
 // ParseLong reads docs/long-commands.txt: one command a line, blank lines,

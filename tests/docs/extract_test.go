@@ -34,13 +34,13 @@ const sample = "# Title\n" + // 1
 func TestParse(t *testing.T) {
 	d := Parse("x.md", sample)
 	want := []Command{
-		{"x.md", 5, "./build/bench -n 100000 -a", 0},
-		{"x.md", 8, "./build/bench -n 0", 2},
-		{"x.md", 9, "./build/bench --judge a b", 1},
-		{"x.md", 10, "make bench", 0},
-		{"x.md", 11, "go test -run '^$' -bench 'A#b' ./go/x -x.reps=10", 0},
-		{"x.md", 13, "echo \"# not a comment\"", 3},
-		{"x.md", 23, "./build/bench --help", 0},
+		{"x.md", 5, "./build/bench -n 100000 -a", 0, nil},
+		{"x.md", 8, "./build/bench -n 0", 2, nil},
+		{"x.md", 9, "./build/bench --judge a b", 1, nil},
+		{"x.md", 10, "make bench", 0, nil},
+		{"x.md", 11, "go test -run '^$' -bench 'A#b' ./go/x -x.reps=10", 0, nil},
+		{"x.md", 13, "echo \"# not a comment\"", 3, nil},
+		{"x.md", 23, "./build/bench --help", 0, nil},
 	}
 	if !reflect.DeepEqual(d.Commands, want) {
 		t.Errorf("commands:\n got %+v\nwant %+v", d.Commands, want)
@@ -74,21 +74,28 @@ func TestParseProblems(t *testing.T) {
 func TestSplitComment(t *testing.T) {
 	for _, tc := range []struct {
 		line, cmd string
-		exit      int
+		exit, or  int
 	}{
-		{"make test", "make test", 0},
-		{"make test # exit 0", "make test", 0},
-		{"a # exit 12 because", "a", 12},
-		{"a # exits 1", "a", 0}, // not "exit N": an ordinary comment
-		{"a # on main, exit 1 later", "a", 0},
-		{"a#b # exit 2", "a#b", 2}, // # inside a word
-		{`a "b # c" # exit 1`, `a "b # c"`, 1},
-		{`a 'b # c'`, `a 'b # c'`, 0},
-		{`a \# b`, `a \# b`, 0},
+		{"make test", "make test", 0, -1},
+		{"make test # exit 0", "make test", 0, -1},
+		{"a # exit 12 because", "a", 12, -1},
+		{"a # exits 1", "a", 0, -1}, // not "exit N": an ordinary comment
+		{"a # on main, exit 1 later", "a", 0, -1},
+		{"a#b # exit 2", "a#b", 2, -1}, // # inside a word
+		{`a "b # c" # exit 1`, `a "b # c"`, 1, -1},
+		{`a 'b # c'`, `a 'b # c'`, 0, -1},
+		{`a \# b`, `a \# b`, 0, -1},
+		{"a # exit 4 or 0: either verdict", "a", 4, 0},
+		{"a # exit 4 order", "a", 4, -1}, // "or" a word of its own
 	} {
-		cmd, exit, err := splitComment(tc.line)
-		if err != nil || cmd != tc.cmd || exit != tc.exit {
-			t.Errorf("splitComment(%q) = %q, %d, %v; want %q, %d", tc.line, cmd, exit, err, tc.cmd, tc.exit)
+		cmd, exit, or, err := splitComment(tc.line)
+		if err != nil || cmd != tc.cmd || exit != tc.exit || or != tc.or {
+			t.Errorf("splitComment(%q) = %q, %d, %d, %v; want %q, %d, %d", tc.line, cmd, exit, or, err, tc.cmd, tc.exit, tc.or)
+		}
+	}
+	for _, bad := range []string{"a # exit 4 or 4", "a # exit 4 or 300"} {
+		if _, _, _, err := splitComment(bad); err == nil {
+			t.Errorf("splitComment(%q): no error", bad)
 		}
 	}
 }
@@ -129,5 +136,14 @@ func TestLinksAndAnchors(t *testing.T) {
 	}
 	if a := Anchor("Sync vs async, archive vs shared, floors, cold costs"); a != "sync-vs-async-archive-vs-shared-floors-cold-costs" {
 		t.Errorf("Anchor: %q", a)
+	}
+}
+
+// "# exit N or M" reaches the command as its other allowed status.
+func TestParseExitOr(t *testing.T) {
+	d := Parse("x.md", "```sh\n./build/bench -a --against ./build/bench   # exit 4 or 0: either verdict\n```\n")
+	want := []Command{{"x.md", 2, "./build/bench -a --against ./build/bench", 4, []int{0}}}
+	if !reflect.DeepEqual(d.Commands, want) {
+		t.Fatalf("got %+v, want %+v", d.Commands, want)
 	}
 }
