@@ -5,18 +5,11 @@
 #include <stdint.h>
 #include <time.h>
 
-/* A clock in nanoseconds: monotonic time, or a process or thread CPU clock. */
+/* A clock in nanoseconds: monotonic time, or a process or thread CPU clock;
+ * 0 when it cannot be read (the CPU clock of a thread that is gone): a
+ * caller comparing a CPU clock with wall time then sees a thread that did
+ * not run. */
 static inline uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* A thread's CPU clock in nanoseconds, or 0 when it cannot be read (a
- * thread that is gone): a caller comparing it with wall time then sees a
- * thread that did not run. */
-static inline uint64_t cpu_clock_ns(clockid_t id)
 {
 	struct timespec ts;
 	if (clock_gettime(id, &ts) != 0)

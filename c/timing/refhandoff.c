@@ -75,7 +75,7 @@ static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, en
 	began = now_ns();
 	while (kept < ser.nbatches &&
 	       (tries < REF_TRIES * ser.nbatches || (kept > 0 && now_ns() - began < REF_BUDGET_NS))) {
-		uint64_t c0 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), w0 = cpu_clock_ns(worker);
+		uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), w0 = clock_ns(worker);
 		uint64_t wakes = 0, t0 = now_ns(), end = *seq + ser.ops[kept], dt;
 		while (*seq < end && wakes == 0) /* a batch is dropped at its first wake-up */
 			if (handoff(h, ++*seq, s, &wakes) != 0)
@@ -88,7 +88,7 @@ static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, en
 			r->dropped[s]++;
 			continue;
 		}
-		uint64_t c1 = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID), w1 = cpu_clock_ns(worker);
+		uint64_t c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID), w1 = clock_ns(worker);
 		if (off_cpu_ns(dt, c0, c1, REF_LOST_NS) || off_cpu_ns(dt, w0, w1, REF_LOST_NS)) {
 			r->offcpu[s]++;
 			r->dropped[s]++;
