@@ -101,9 +101,9 @@ static void *ref_thread(void *arg)
 		j->rc = -1;
 		return NULL;
 	}
-	j->rc = ref_measure_on(&f->ref, goruntime_ref_start(), p->spin, p->n < REF_MAX_N ? p->n : REF_MAX_N, p->batches,
-			       p->warmup < REF_MAX_N ? p->warmup : REF_MAX_N, pinned ? f->cpu_b : -1, j->err,
-			       j->errlen);
+	j->rc = ref_measure_on(&f->ref, goruntime_ref_start(), p->spin, p->n < FLOOR_MAX_N ? p->n : FLOOR_MAX_N,
+			       p->batches, p->warmup < FLOOR_MAX_N ? p->warmup : FLOOR_MAX_N, pinned ? f->cpu_b : -1,
+			       j->err, j->errlen);
 	return NULL;
 }
 
@@ -173,7 +173,7 @@ static int measure_round_trip(struct floors *f, const struct plan *p, char *err,
 		return 0;
 	}
 	struct plan rt = *p;
-	rt.n = p->n < RT_MAX_N ? p->n : RT_MAX_N;
+	rt.n = p->n < FLOOR_MAX_N ? p->n : FLOOR_MAX_N;
 	if (series_fresh(&f->handoff, &rt)) {
 		snprintf(err, errlen, "out of memory for the floors");
 		return -1;

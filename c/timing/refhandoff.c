@@ -55,9 +55,9 @@ static inline int handoff(struct ref_handoff *h, uint64_t seq, enum ref_step s, 
 
 /* One step: its warm-up (wake-ups allowed: the worker may sleep before
  * it), then its timed batches. A batch that needs a wake-up is dropped at
- * that wake-up (counted, with it) and measured again, REF_TRIES times the
- * batches at least and, once one was clean, until REF_BUDGET_NS have
- * passed; a step that cannot fill its batches is left NAN
+ * that wake-up (counted, with it), or at its end with a thread off its
+ * CPU, and measured again while floor_try_again says so (its budget open
+ * once one batch was clean); a step that cannot fill its batches is left NAN
  * (r->short_step says which). */
 static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, enum ref_step s, uint64_t n,
 		      uint32_t batches, uint64_t warmup, struct ref_result *r)
@@ -73,8 +73,7 @@ static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, en
 		if (handoff(h, ++*seq, s, &warm_wakes) != 0)
 			goto bad;
 	began = now_ns();
-	while (kept < ser.nbatches &&
-	       (tries < REF_TRIES * ser.nbatches || (kept > 0 && now_ns() - began < REF_BUDGET_NS))) {
+	while (floor_try_again(kept, ser.nbatches, tries, now_ns() - began, kept > 0)) {
 		uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), w0 = clock_ns(worker);
 		uint64_t wakes = 0, t0 = now_ns(), end = *seq + ser.ops[kept], dt;
 		while (*seq < end && wakes == 0) /* a batch is dropped at its first wake-up */
@@ -89,7 +88,7 @@ static int timed_step(struct ref_handoff *h, clockid_t worker, uint64_t *seq, en
 			continue;
 		}
 		uint64_t c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID), w1 = clock_ns(worker);
-		if (off_cpu_ns(dt, c0, c1, REF_LOST_NS) || off_cpu_ns(dt, w0, w1, REF_LOST_NS)) {
+		if (off_cpu_ns(dt, c0, c1, FLOOR_LOST_NS) || off_cpu_ns(dt, w0, w1, FLOOR_LOST_NS)) {
 			r->offcpu[s]++;
 			r->dropped[s]++;
 			continue;

@@ -33,13 +33,6 @@
 
 enum ref_step { REF_BARE = 0, REF_EVENT = 1, REF_RESULT = 2 };
 
-/* Handoffs per step at most: three steps at a microsecond each would
- * otherwise add seconds to every --floors launch; and short batches (1,000
- * handoffs at 10 batches, a fraction of a ms) are what fits between two
- * time slices of a loaded machine, where a batch in which a thread lost
- * its CPU is dropped (see REF_TRIES). */
-#define REF_MAX_N 10000
-
 /* Shared with the Go worker: plain integers, each group on its own line.
  * The Go side reads and writes them with sync/atomic. */
 struct ref_handoff {
@@ -69,22 +62,10 @@ static inline uint64_t ref_value(uint64_t evtnum)
 /* The worker's spin before it blocks, in production: well under 1 ms. */
 #define REF_SPIN_ROUNDS 100000
 
-/* A batch is clean when it needed no futex wake-up of the worker and
- * neither thread lost its CPU in it (each accrued its wall time in CPU
- * time, less REF_LOST_NS: while one waits for a time slice the other spins
- * for nothing, and the batch measures the scheduler). A step's batches are
- * tried at least REF_TRIES times over, and, once one batch was clean, for
- * as long as REF_BUDGET_NS after its first timed batch, before the step is
- * given up (a step without one clean batch in its first tries has a worker
- * that sleeps between requests, and is given up then). The budget
- * is for a loaded machine: there the caller loses its CPU every few ms, the
- * idle worker blocks, and 3 tries of 10 batches gave 1 to 9 clean batches
- * (AMD EPYC guest, 2 vCPUs, three busy loops beside it, 2026-12-05); the
- * clean batches that remain are the undisturbed windows a floor is made
- * of, and the report says how many were dropped. */
-#define REF_LOST_NS   50000ull
-#define REF_TRIES     3
-#define REF_BUDGET_NS 1500000000ull
+/* A batch is clean when it needed no futex wake-up of the worker (it is
+ * dropped at its first one) and neither thread lost its CPU in it
+ * (floorcheck.h, "Clean batches": FLOOR_MAX_N handoffs per step at most,
+ * FLOOR_TRIES, FLOOR_BUDGET_NS once one batch was clean). */
 
 struct ref_result {
 	double step_ns[3];		       /* median batch per step, ns per handoff */
@@ -100,8 +81,8 @@ struct ref_result {
 	uint32_t dropped[3];
 	uint32_t offcpu[3]; /* of the dropped: a thread off its CPU, no wake-up */
 	uint32_t tries[3];  /* timed batches run per step, dropped ones too */
-	/* -1; or the step that could not fill its batches in REF_TRIES times
-	 * their number and REF_BUDGET_NS (it and the steps after it NAN), with its clean
+	/* -1; or the step that could not fill its batches within
+	 * floor_try_again (it and the steps after it NAN), with its clean
 	 * batches */
 	int short_step;
 	uint32_t kept;

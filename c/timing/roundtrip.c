@@ -82,7 +82,7 @@ static int ping(struct rt_job *j)
 		if (round_trip(j->line, i))
 			return -1;
 	began = now_ns();
-	while (j->r->kept < s->nbatches && (j->r->tries < RT_TRIES * s->nbatches || now_ns() - began < RT_BUDGET_NS)) {
+	while (floor_try_again(j->r->kept, s->nbatches, j->r->tries, now_ns() - began, 1)) {
 		uint64_t end = i + s->ops[j->r->kept];
 		uint64_t c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID), p0 = clock_ns(j->line->pong_clock), t0 = now_ns();
 		for (; i < end; i++)
@@ -91,7 +91,7 @@ static int ping(struct rt_job *j)
 		uint64_t dt = now_ns() - t0;
 		uint64_t c1 = clock_ns(CLOCK_THREAD_CPUTIME_ID), p1 = clock_ns(j->line->pong_clock);
 		j->r->tries++;
-		if (off_cpu_ns(dt, c0, c1, RT_LOST_NS) || off_cpu_ns(dt, p0, p1, RT_LOST_NS)) {
+		if (off_cpu_ns(dt, c0, c1, FLOOR_LOST_NS) || off_cpu_ns(dt, p0, p1, FLOOR_LOST_NS)) {
 			j->r->dropped++;
 			continue;
 		}

@@ -4,16 +4,10 @@
  * the floor of any spin handoff. No lock, no clock in either spin; the
  * clock is read at batch boundaries only, as in every timed loop.
  *
- * A batch in which either thread lost its CPU is no round trip: while one
- * of them waits for a time slice the other spins on a line nobody writes,
- * and the batch measures the scheduler. Such a batch is found by the two
- * threads' CPU clocks, read at its boundaries beside the wall clock (ping's
- * own, and pong's through pthread_getcpuclockid): a thread that ran through
- * the whole batch accrued at least its wall time, less RT_LOST_NS. It is
- * dropped, counted, and measured again, RT_TRIES times the batches at
- * least and for up to RT_BUDGET_NS; and its batches are short (RT_MAX_N
- * round trips in all, a few hundred µs a batch), for a clean one to fit
- * between two time slices of a loaded machine. Beside
+ * Only clean batches make its figure (floorcheck.h, "Clean batches"): the
+ * two threads' CPU clocks, ping's own and pong's (which pong reads for
+ * itself and hands over), are read at each batch's boundaries beside the
+ * wall clock; the budget always applies. Beside
  * three busy loops (AMD EPYC guest, 2 vCPUs, 2026-12-05) every batch of the
  * round trip had lost a CPU, and its median came out 5.8 times the quiet
  * one, under the reference handoff it is the floor of. */
@@ -23,16 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "timing/floorcheck.h"
 #include "timing/series.h"
-
-/* CPU time a thread may miss in a clean batch: the clock reads' own cost,
- * far below a time slice (a thread that loses its CPU loses a slice). */
-#define RT_LOST_NS   50000ull
-/* Round trips per measurement at most (the floors' n above it): at 10
- * batches, 1,000 round trips, 0.4 ms a batch on the AMD EPYC guest. */
-#define RT_MAX_N     10000
-#define RT_TRIES     3
-#define RT_BUDGET_NS 1500000000ull
 
 struct rt_result {
 	uint32_t tries;	  /* timed batches run, dropped ones too */

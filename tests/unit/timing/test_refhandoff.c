@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "plugin/goruntime.h"
+#include "timing/floorcheck.h"
 #include "timing/refhandoff.h"
 
 static void test_every_request_answered_once(void **state)
@@ -71,10 +72,10 @@ static void test_sleep_path_is_no_figure(void **state)
 	assert_int_equal(ref_measure(&r, start, 0, 2000, 10, 100, err, sizeof(err)), 0);
 	assert_int_equal(r.short_step, REF_BARE);
 	assert_true(r.kept < 10);
-	/* no clean batch in REF_TRIES times the batches: given up then, not
-	 * after REF_BUDGET_NS (a worker that sleeps between requests) */
+	/* no clean batch in FLOOR_TRIES times the batches: given up then, not
+	 * after FLOOR_BUDGET_NS (a worker that sleeps between requests) */
 	assert_int_equal(r.kept, 0);
-	assert_int_equal(r.tries[REF_BARE], REF_TRIES * 10);
+	assert_int_equal(r.tries[REF_BARE], FLOOR_TRIES * 10);
 	assert_true(r.dropped[REF_BARE] == r.tries[REF_BARE] - r.kept);
 	assert_true(r.wakeups[REF_BARE] >= r.dropped[REF_BARE]);
 	assert_int_equal(ref_wakeups(&r), r.wakeups[REF_BARE]);
@@ -150,7 +151,7 @@ static void test_one_cpu_is_off_cpu(void **state)
 	assert_int_equal(rc, 0);
 	assert_int_equal(r.short_step, REF_BARE);
 	assert_int_equal(r.kept, 0);
-	assert_int_equal(r.tries[REF_BARE], REF_TRIES * 3);
+	assert_int_equal(r.tries[REF_BARE], FLOOR_TRIES * 3);
 	assert_int_equal(r.offcpu[REF_BARE], r.tries[REF_BARE]);
 	assert_int_equal(r.dropped[REF_BARE], r.tries[REF_BARE]);
 	assert_true(r.wakeups[REF_BARE] == 0);
