@@ -29,8 +29,14 @@ func TestCountGateSameBuild(t *testing.T) {
 	t.Parallel()
 	bench := filepath.Join(buildDir(t), "bench")
 	m := mark("countgate-same")
-	r := run(t, bench, []string{m}, "--against", bench, "--count", "instructions", "-n", "10000", "--warmup", "1241",
-		"--threshold", "5")
+	// counts of one build at -n 10000 spread 1 to 3% alone (fe70bb7 and
+	// 6fba578 alike, 2026-12-05) and up to 7% beside make test's streams,
+	// which left a 5% gate of 5 pairs inconclusive once: an inconclusive
+	// verdict gets one more run, which must say no regression
+	r := onceMoreIfInconclusive(t, "the same build", func() result {
+		return run(t, bench, []string{m}, "--against", bench, "--count", "instructions", "-n", "10000", "--warmup", "1241",
+			"--threshold", "5")
+	})
 	if r.code != 0 {
 		t.Fatalf("exit %d (want 0)\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
