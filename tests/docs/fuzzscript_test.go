@@ -7,10 +7,10 @@ package docs
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func runFuzzScript(t *testing.T, log string) (string, int) {
@@ -24,15 +24,10 @@ func runFuzzScript(t *testing.T, log string) (string, int) {
 	if err := os.WriteFile(fakeGo, []byte("#!/bin/sh\ncat '"+logFile+"'\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sh", "scripts/fuzz.sh", filepath.Join(tmp, "out"), "5", "go/cmd/matrix:FuzzParseDocument")
-	cmd.Dir = "../.."
-	cmd.Env = append(os.Environ(), "GO="+fakeGo, "FUZZ_JOBS=1")
-	out, err := cmd.CombinedOutput()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+	env := append(os.Environ(), "GO="+fakeGo, "FUZZ_JOBS=1")
+	code, out, err := run(repoRoot(t), env, "sh scripts/fuzz.sh '"+filepath.Join(tmp, "out")+"' 5 go/cmd/matrix:FuzzParseDocument", time.Minute)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	return string(out), code
 }
